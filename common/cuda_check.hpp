@@ -17,25 +17,25 @@ void report_cuda_error(cudaError_t err, const char* expr, const char* file, int 
 
 }  // namespace sync_bench
 
-#define CUDA_CHECK(expr)                                                   \
-  do {                                                                     \
-    const cudaError_t sync_bench_err_ = (expr);                            \
-    if (sync_bench_err_ != cudaSuccess)                                    \
+#define CUDA_CHECK(expr)                                                          \
+  do {                                                                            \
+    const cudaError_t sync_bench_err_ = (expr);                                   \
+    if (sync_bench_err_ != cudaSuccess)                                           \
       ::sync_bench::throw_cuda_error(sync_bench_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 
-#define CUDA_CHECK_NOEXCEPT(expr)                                           \
-  do {                                                                      \
-    const cudaError_t sync_bench_err_ = (expr);                             \
-    if (sync_bench_err_ != cudaSuccess)                                     \
+#define CUDA_CHECK_NOEXCEPT(expr)                                                  \
+  do {                                                                             \
+    const cudaError_t sync_bench_err_ = (expr);                                    \
+    if (sync_bench_err_ != cudaSuccess)                                            \
       ::sync_bench::report_cuda_error(sync_bench_err_, #expr, __FILE__, __LINE__); \
   } while (0)
 
 #define CUDA_CHECK_LAST_LAUNCH() CUDA_CHECK(cudaGetLastError())
 
-#define CUBLAS_CHECK(expr)                                                        \
-  do {                                                                            \
-    const cublasStatus_t sync_bench_status_ = (expr);                             \
-    if (sync_bench_status_ != CUBLAS_STATUS_SUCCESS)                              \
+#define CUBLAS_CHECK(expr)                                                             \
+  do {                                                                                 \
+    const cublasStatus_t sync_bench_status_ = (expr);                                  \
+    if (sync_bench_status_ != CUBLAS_STATUS_SUCCESS)                                   \
       ::sync_bench::throw_cublas_error(sync_bench_status_, #expr, __FILE__, __LINE__); \
   } while (0)

@@ -137,9 +137,7 @@ class CublasLtHandle {
 class GraphExec {
  public:
   GraphExec() = default;
-  explicit GraphExec(cudaGraph_t graph) {
-    CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0));
-  }
+  explicit GraphExec(cudaGraph_t graph) { CUDA_CHECK(cudaGraphInstantiate(&exec_, graph, 0)); }
   ~GraphExec() {
     if (exec_) CUDA_CHECK_NOEXCEPT(cudaGraphExecDestroy(exec_));
   }

@@ -1,0 +1,93 @@
+#include "cli.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <vector>
+
+namespace sync_bench {
+namespace {
+
+constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02";
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+bool parse_int(const std::string& text, int* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const long v = std::strtol(text.c_str(), &end, 10);
+  if (*end != '\0' || v < 0 || v > 1024) return false;
+  *out = static_cast<int>(v);
+  return true;
+}
+
+}  // namespace
+
+bool parse_options(int* argc, char** argv, Options* options, std::string* error) {
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (starts_with(arg, "--device")) {
+      const std::string value(arg.substr(std::strlen("--device")));
+      if (value.size() < 2 || value[0] != '=' || !parse_int(value.substr(1), &options->device)) {
+        *error = "--device expects a GPU index, as in --device=0 (got '" + std::string(arg) + "')";
+        return false;
+      }
+      continue;
+    }
+    if (starts_with(arg, "--sync_mode")) {
+      const std::string value(arg.substr(std::strlen("--sync_mode")));
+      if (value.size() < 2 || value[0] != '=' ||
+          !parse_wait_mode(value.substr(1), &options->wait_mode)) {
+        *error = "--sync_mode expects one of spin, yield, blocking, auto (got '" +
+                 std::string(arg) + "')";
+        return false;
+      }
+      options->wait_mode_given = true;
+      continue;
+    }
+    if (starts_with(arg, "--benchmark_list_tests")) {
+      const std::string_view value = arg.substr(std::strlen("--benchmark_list_tests"));
+      options->list_only = !(value == "=false" || value == "=0" || value == "=no");
+    }
+    argv[kept++] = argv[i];
+  }
+  *argc = kept;
+  argv[kept] = nullptr;
+  return true;
+}
+
+char** with_default_min_time(int* argc, char** argv) {
+  for (int i = 1; i < *argc; ++i)
+    if (starts_with(argv[i], "--benchmark_min_time")) return argv;
+  // Lives for the whole run: Google Benchmark keeps pointers into argv.
+  static std::vector<char*> extended;
+  extended.assign(argv, argv + *argc);
+  extended.push_back(const_cast<char*>(kDefaultMinTime));
+  extended.push_back(nullptr);
+  ++*argc;
+  return extended.data();
+}
+
+void print_usage() {
+  std::printf(
+      "sync_bench: what each CPU<->GPU synchronization costs, measured on real GEMMs.\n"
+      "\n"
+      "sync_bench flags:\n"
+      "  [--device=<index>]            CUDA device to run on (default 0)\n"
+      "  [--sync_mode=spin|yield|blocking|auto]\n"
+      "                                how the host waits for the GPU (cudaSetDeviceFlags;\n"
+      "                                default auto); recorded in the JSON context\n"
+      "\n"
+      "Names: Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time,\n"
+      "  e.g. SmallGemm/ScalarRead/pinned/bf16/cublaslt/n:256/manual_time.\n"
+      "  Select with --benchmark_filter=<regex>, list with --benchmark_list_tests.\n"
+      "  --benchmark_min_time defaults to 0.02 (seconds) here.\n"
+      "\n"
+      "Google Benchmark flags:\n");
+}
+
+}  // namespace sync_bench

@@ -1,0 +1,79 @@
+// sync_bench: Google Benchmark's runner over every registered sync-pattern family, with
+// sync_bench's own flags, a clear refusal where there is no GPU, and the machine in the context.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "bench_context.hpp"
+#include "cli.hpp"
+#include "cuda_check.hpp"
+#include "device_info.hpp"
+#include "families.hpp"
+
+namespace {
+
+void print_help() {
+  sync_bench::print_usage();
+  benchmark::PrintDefaultHelp();
+}
+
+// Exit code 2 with one line when the GPU cannot be used; nothing is run.
+int choose_device(const sync_bench::Options& options) {
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "sync_bench: no CUDA GPU available (cudaGetDeviceCount: %s: %s)\n",
+                 cudaGetErrorName(err), err == cudaSuccess ? "0 devices" : cudaGetErrorString(err));
+    return 2;
+  }
+  if (options.device >= count) {
+    std::fprintf(stderr, "sync_bench: --device=%d, but only %d CUDA device(s) are visible\n",
+                 options.device, count);
+    return 2;
+  }
+  // The wait mode must be set before the device's context exists; cudaInitDevice creates it.
+  const cudaError_t init =
+      cudaInitDevice(options.device, sync_bench::wait_mode_flag(options.wait_mode), 0);
+  if (init != cudaSuccess) {
+    std::fprintf(stderr, "sync_bench: cannot initialise device %d: %s: %s\n", options.device,
+                 cudaGetErrorName(init), cudaGetErrorString(init));
+    return 2;
+  }
+  CUDA_CHECK(cudaSetDevice(options.device));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  sync_bench::Options options;
+  std::string error;
+  if (!sync_bench::parse_options(&argc, argv, &options, &error)) {
+    std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
+    return 2;
+  }
+  argv = sync_bench::with_default_min_time(&argc, argv);
+  benchmark::Initialize(&argc, argv, print_help);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+
+  sync_bench::register_sync_patterns();
+
+  if (!options.list_only) {
+    try {
+      if (const int rc = choose_device(options); rc != 0) return rc;
+      for (const auto& [key, value] : sync_bench::device_context(options.device))
+        benchmark::AddCustomContext(key, value);
+      sync_bench::create_bench_context();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "sync_bench: %s\n", e.what());
+      return 2;
+    }
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  sync_bench::destroy_bench_context();
+  benchmark::Shutdown();
+  return 0;
+}

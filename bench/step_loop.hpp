@@ -1,0 +1,110 @@
+#pragma once
+// How every sync_bench benchmark is timed.
+//
+// A step is one op plus the host interaction under test. Steps run in batches; CUDA events on the
+// stream bracket each batch, so the reported (manual) time is GPU-timeline time per step and
+// includes the idle gaps a host sync leaves on the GPU. Host wall time and process CPU time per
+// step go beside it as counters. Warm-up steps (first-launch costs, page faults) and the batch
+// sizing run before the timed loop; nothing is created inside it.
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+
+#include "cuda_check.hpp"
+#include "cuda_resources.hpp"
+
+namespace sync_bench {
+
+struct StepStats {
+  std::int64_t steps = 0;         // timed steps
+  std::int64_t last_step = -1;    // index of the last step run
+  std::int64_t batch = 0;         // steps per timed batch
+  double gpu_seconds = 0.0;       // GPU timeline, summed over batches
+  double host_seconds = 0.0;      // host wall time in the step loop
+  double host_cpu_seconds = 0.0;  // process CPU time in the step loop
+};
+
+class BatchTimer {
+ public:
+  void start(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(start_.get(), stream)); }
+  void stop(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(stop_.get(), stream)); }
+  // Waits for the stop event: called only after the host part of a batch is over.
+  double seconds() const {
+    CUDA_CHECK(cudaEventSynchronize(stop_.get()));
+    float ms = 0.0f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start_.get(), stop_.get()));
+    return ms * 1e-3;
+  }
+
+ private:
+  Event start_, stop_;
+};
+
+inline double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct LoopConfig {
+  int warmup_steps = 3;
+  int sizing_steps = 3;
+  // A batch long enough that event resolution (~0.5 us) and the batch boundary vanish in it.
+  double target_batch_seconds = 1e-3;
+  std::int64_t max_batch = 4096;
+};
+
+// Runs step(i) for increasing i. Step must enqueue its work on `stream` (or sync it itself).
+template <class Step>
+StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& step,
+                          const LoopConfig& config = {}) {
+  using Clock = std::chrono::steady_clock;
+  StepStats stats;
+  std::int64_t i = 0;
+  for (int w = 0; w < config.warmup_steps; ++w) step(i++);
+  CUDA_CHECK(cudaDeviceSynchronize());
+
+  BatchTimer timer;
+  timer.start(stream);
+  for (int w = 0; w < config.sizing_steps; ++w) step(i++);
+  timer.stop(stream);
+  const double per_step = std::max(timer.seconds() / config.sizing_steps, 1e-9);
+  stats.batch = std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / per_step), 1,
+                                         config.max_batch);
+
+  for (auto _ : state) {
+    const double cpu0 = process_cpu_seconds();
+    const auto host0 = Clock::now();
+    timer.start(stream);
+    for (std::int64_t b = 0; b < stats.batch; ++b) step(i++);
+    timer.stop(stream);
+    const auto host1 = Clock::now();
+    const double cpu1 = process_cpu_seconds();
+    const double gpu = timer.seconds();
+    state.SetIterationTime(gpu / stats.batch);
+    stats.gpu_seconds += gpu;
+    stats.host_seconds += std::chrono::duration<double>(host1 - host0).count();
+    stats.host_cpu_seconds += cpu1 - cpu0;
+    stats.steps += stats.batch;
+  }
+  stats.last_step = i - 1;
+  return stats;
+}
+
+// The counters every benchmark reports beside its GPU time.
+inline void report_step_counters(benchmark::State& state, const StepStats& stats,
+                                 double flops_per_step = 0.0) {
+  if (stats.steps == 0) return;
+  state.counters["host_us"] = stats.host_seconds / stats.steps * 1e6;
+  state.counters["host_cpu_us"] = stats.host_cpu_seconds / stats.steps * 1e6;
+  state.counters["batch"] = static_cast<double>(stats.batch);
+  if (flops_per_step > 0.0)
+    state.counters["TFLOPS"] = flops_per_step * stats.steps / stats.gpu_seconds * 1e-12;
+}
+
+}  // namespace sync_bench

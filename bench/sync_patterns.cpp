@@ -1,0 +1,232 @@
+// The core family: every way of waiting for the GPU, after a null kernel, a small (launch-bound)
+// GEMM and a big (compute-bound) GEMM. A step = one op + the pattern's host interaction.
+
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench_context.hpp"
+#include "families.hpp"
+#include "names.hpp"
+#include "ops.hpp"
+#include "step_loop.hpp"
+
+namespace sync_bench {
+namespace {
+
+enum class Workload { NullKernel, SmallGemm, BigGemm };
+enum class Pattern {
+  Async,
+  DeviceSync,
+  StreamSync,
+  EventSync,
+  ScalarRead,
+  ScalarReadIdle,
+  Print,
+  BulkRead
+};
+enum class HostMemory { none, pageable, pinned };
+
+struct Spec {
+  Workload workload;
+  Pattern pattern;
+  HostMemory memory = HostMemory::none;
+  Dtype dtype = Dtype::fp32;
+  Backend backend = Backend::cublas;
+  int n = 0;
+};
+
+const char* workload_name(Workload w) {
+  switch (w) {
+    case Workload::NullKernel:
+      return "NullKernel";
+    case Workload::SmallGemm:
+      return "SmallGemm";
+    case Workload::BigGemm:
+      return "BigGemm";
+  }
+  return "?";
+}
+
+const char* pattern_name(Pattern p) {
+  switch (p) {
+    case Pattern::Async:
+      return "Async";
+    case Pattern::DeviceSync:
+      return "DeviceSync";
+    case Pattern::StreamSync:
+      return "StreamSync";
+    case Pattern::EventSync:
+      return "EventSync";
+    case Pattern::ScalarRead:
+      return "ScalarRead";
+    case Pattern::ScalarReadIdle:
+      return "ScalarReadIdle";
+    case Pattern::Print:
+      return "Print";
+    case Pattern::BulkRead:
+      return "BulkRead";
+  }
+  return "?";
+}
+
+const char* memory_name(HostMemory m) {
+  return m == HostMemory::pageable ? "pageable" : m == HostMemory::pinned ? "pinned" : "";
+}
+
+// Host destination of a read-back: plain (pageable) memory or page-locked memory.
+class HostBuffer {
+ public:
+  HostBuffer(HostMemory memory, std::size_t bytes) {
+    if (memory == HostMemory::pinned)
+      pinned_ = PinnedBuffer<std::byte>(bytes);
+    else
+      pageable_.assign(bytes, std::byte{0});  // touched now, not on the first copy
+  }
+  std::byte* get() { return pinned_.get() ? pinned_.get() : pageable_.data(); }
+
+ private:
+  PinnedBuffer<std::byte> pinned_;
+  std::vector<std::byte> pageable_;
+};
+
+std::unique_ptr<Op> make_op(const Spec& spec, BenchContext& ctx) {
+  if (spec.workload == Workload::NullKernel) return std::make_unique<NullKernelOp>(ctx.stream());
+  return std::make_unique<GemmOp>(ctx.gemm(spec.dtype, spec.backend, spec.n));
+}
+
+void run(benchmark::State& state, const Spec& spec) {
+  BenchContext& ctx = bench_context();
+  const cudaStream_t stream = ctx.stream();
+  const std::unique_ptr<Op> op = make_op(spec, ctx);
+  const bool bulk = spec.pattern == Pattern::BulkRead;
+  HostBuffer host(spec.memory == HostMemory::none ? HostMemory::pageable : spec.memory,
+                  bulk ? op->output_bytes() : 16);
+  const std::size_t read_offset = bulk ? 0 : op->probe_offset();
+  const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
+  const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);
+  Event done(cudaEventDisableTiming);
+  std::int64_t bad_reads = 0;
+  std::size_t printed = 0;
+
+  // As PyTorch's .item() and .cpu() do: a copy on the op's stream, then a wait for that stream.
+  auto read_back = [&](std::int64_t step) {
+    CUDA_CHECK(cudaMemcpyAsync(host.get(), op->output() + read_offset, read_bytes,
+                               cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (!op->read_matches(checked, step)) ++bad_reads;
+  };
+
+  StepStats stats;
+  switch (spec.pattern) {
+    case Pattern::Async:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) { op->enqueue(i); });
+      break;
+    case Pattern::DeviceSync:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+        op->enqueue(i);
+        CUDA_CHECK(cudaDeviceSynchronize());
+      });
+      break;
+    case Pattern::StreamSync:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+        op->enqueue(i);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+      });
+      break;
+    case Pattern::EventSync:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+        op->enqueue(i);
+        CUDA_CHECK(cudaEventRecord(done.get(), stream));
+        CUDA_CHECK(cudaEventSynchronize(done.get()));
+      });
+      break;
+    case Pattern::ScalarRead:
+    case Pattern::BulkRead:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+        op->enqueue(i);
+        read_back(i);
+      });
+      break;
+    case Pattern::Print:
+      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+        op->enqueue(i);
+        read_back(i);
+        char text[32];  // the sink: print(t[0]) formats the value as text
+        printed += std::snprintf(text, sizeof(text), "%.6g", op->decode(checked));
+        benchmark::DoNotOptimize(text);
+      });
+      break;
+    case Pattern::ScalarReadIdle:
+      // .item() after a sync: the op ran once, before timing; each step is the read alone.
+      op->enqueue(0);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+      stats = run_timed_steps(state, stream, [&](std::int64_t) { read_back(0); });
+      stats.last_step = 0;
+      break;
+  }
+  check_final_output(*op, stats.last_step, stream);
+  if (bad_reads > 0)
+    throw std::runtime_error(std::to_string(bad_reads) +
+                             " reads did not return the value their step wrote");
+  report_step_counters(state, stats, spec.pattern == Pattern::ScalarReadIdle ? 0.0 : op->flops());
+  if (bulk) state.SetBytesProcessed(static_cast<std::int64_t>(stats.steps * read_bytes));
+  benchmark::DoNotOptimize(printed);
+}
+
+void add(const Spec& spec) {
+  const std::string bench =
+      spec.workload == Workload::NullKernel
+          ? bench_name({workload_name(spec.workload), pattern_name(spec.pattern),
+                        memory_name(spec.memory)})
+          : bench_name({workload_name(spec.workload), pattern_name(spec.pattern),
+                        memory_name(spec.memory), name(spec.dtype), name(spec.backend)},
+                       {{"n", spec.n}});
+  register_family_benchmark(bench, [spec](benchmark::State& state) { run(state, spec); });
+}
+
+// Patterns in registration order; BulkRead only where the output is more than one element.
+void add_patterns(Spec spec, bool with_bulk) {
+  for (Pattern p : {Pattern::Async, Pattern::DeviceSync, Pattern::StreamSync, Pattern::EventSync}) {
+    spec.pattern = p;
+    spec.memory = HostMemory::none;
+    add(spec);
+  }
+  for (HostMemory m : {HostMemory::pageable, HostMemory::pinned}) {
+    spec.pattern = Pattern::ScalarRead;
+    spec.memory = m;
+    add(spec);
+  }
+  spec.memory = HostMemory::none;
+  spec.pattern = Pattern::ScalarReadIdle;
+  add(spec);
+  spec.pattern = Pattern::Print;
+  add(spec);
+  if (!with_bulk) return;
+  for (HostMemory m : {HostMemory::pageable, HostMemory::pinned}) {
+    spec.pattern = Pattern::BulkRead;
+    spec.memory = m;
+    add(spec);
+  }
+}
+
+const std::vector<int> kSmallGemmSizes = {128, 256, 512, 1024};  // launch-bound
+const std::vector<int> kBigGemmSizes = {2048, 4096, 8192};       // compute-bound
+
+}  // namespace
+
+void register_sync_patterns() {
+  add_patterns(Spec{Workload::NullKernel, Pattern::Async}, false);
+  // Patterns innermost: one GEMM configuration is set up once and shared by all its patterns.
+  for (Workload w : {Workload::SmallGemm, Workload::BigGemm})
+    for (Dtype d : kAllDtypes)
+      for (Backend b : kAllBackends)
+        for (int n : w == Workload::SmallGemm ? kSmallGemmSizes : kBigGemmSizes)
+          add_patterns(Spec{w, Pattern::Async, HostMemory::none, d, b, n}, true);
+}
+
+}  // namespace sync_bench

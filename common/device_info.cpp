@@ -1,0 +1,112 @@
+#include "device_info.hpp"
+
+#include <cublasLt.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "cuda_check.hpp"
+#include "host_info.hpp"
+#include "nvml_probe.hpp"
+
+#ifndef SYNC_BENCH_VERSION
+#define SYNC_BENCH_VERSION "unknown"
+#endif
+
+namespace sync_bench {
+namespace {
+
+std::string cuda_version_text(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+}  // namespace
+
+bool parse_wait_mode(const std::string& text, WaitMode* out) {
+  if (text == "auto")
+    *out = WaitMode::automatic;
+  else if (text == "spin")
+    *out = WaitMode::spin;
+  else if (text == "yield")
+    *out = WaitMode::yield;
+  else if (text == "blocking")
+    *out = WaitMode::blocking;
+  else
+    return false;
+  return true;
+}
+
+unsigned wait_mode_flag(WaitMode mode) {
+  switch (mode) {
+    case WaitMode::spin:
+      return cudaDeviceScheduleSpin;
+    case WaitMode::yield:
+      return cudaDeviceScheduleYield;
+    case WaitMode::blocking:
+      return cudaDeviceScheduleBlockingSync;
+    case WaitMode::automatic:
+      break;
+  }
+  return cudaDeviceScheduleAuto;
+}
+
+std::string current_wait_mode() {
+  unsigned flags = 0;
+  CUDA_CHECK(cudaGetDeviceFlags(&flags));
+  switch (flags & cudaDeviceScheduleMask) {
+    case cudaDeviceScheduleSpin:
+      return "spin";
+    case cudaDeviceScheduleYield:
+      return "yield";
+    case cudaDeviceScheduleBlockingSync:
+      return "blocking";
+    default:
+      return "auto";
+  }
+}
+
+ContextFields device_context(int device) {
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  int driver = 0, runtime = 0, max_clock_khz = 0;
+  CUDA_CHECK(cudaDriverGetVersion(&driver));
+  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  CUDA_CHECK(cudaDeviceGetAttribute(&max_clock_khz, cudaDevAttrClockRate, device));
+  char bus_id[32] = {};
+  CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device));
+  char memory_gib[32];
+  std::snprintf(memory_gib, sizeof(memory_gib), "%.1f", prop.totalGlobalMem / double(1 << 30));
+
+  ContextFields fields = {
+      {"sync_bench_version", SYNC_BENCH_VERSION},
+      {"gpu_index", std::to_string(device)},
+      {"gpu_name", prop.name},
+      {"gpu_cc", std::to_string(prop.major) + "." + std::to_string(prop.minor)},
+      {"gpu_sm_count", std::to_string(prop.multiProcessorCount)},
+      {"gpu_memory_gib", memory_gib},
+      {"gpu_l2_mib", std::to_string(prop.l2CacheSize >> 20)},
+      {"gpu_pci_bus_id", bus_id},
+      {"driver_version", cuda_version_text(driver)},
+      {"runtime_version", cuda_version_text(runtime)},
+      {"cublas_version", std::to_string(cublasLtGetVersion())},
+      {"sm_clock_max_mhz", std::to_string(max_clock_khz / 1000)},
+      {"host_wait_mode", current_wait_mode()},
+      {"cpu_model", cpu_model()},
+  };
+  std::string why;
+  if (const auto nvml = NvmlDevice::open(bus_id, &why)) {
+    if (const auto mhz = nvml->sm_clock_mhz())
+      fields.emplace_back("sm_clock_mhz_start", std::to_string(*mhz));
+    if (const auto mhz = nvml->memory_clock_mhz())
+      fields.emplace_back("memory_clock_mhz_start", std::to_string(*mhz));
+    if (const auto mask = nvml->throttle_reasons())
+      fields.emplace_back("throttle_reasons_start", describe_throttle_reasons(*mask));
+    for (auto& kv : nvml->fingerprint()) fields.push_back(std::move(kv));
+  } else {
+    fields.emplace_back("nvml", "unavailable: " + why);
+  }
+  return fields;
+}
+
+}  // namespace sync_bench

@@ -1,0 +1,22 @@
+#pragma once
+// What a run was measured on: the facts that go into the JSON context, so that two runs can be
+// told apart and compared.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sync_bench {
+
+using ContextFields = std::vector<std::pair<std::string, std::string>>;
+
+// Host wait modes of cudaSetDeviceFlags, by the names the --sync_mode flag uses.
+enum class WaitMode { automatic, spin, yield, blocking };
+bool parse_wait_mode(const std::string& text, WaitMode* out);
+unsigned wait_mode_flag(WaitMode mode);  // cudaDeviceScheduleAuto, ...
+std::string current_wait_mode();         // read back from the device's flags
+
+// GPU, driver, runtime and library facts of the current device (CUDA must be initialised).
+ContextFields device_context(int device);
+
+}  // namespace sync_bench

@@ -1,0 +1,219 @@
+#include "gemm.hpp"
+
+#include <cmath>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "cuda_check.hpp"
+#include "cuda_resources.hpp"
+#include "device_kernels.cuh"
+
+namespace sync_bench {
+namespace {
+
+// cuBLAS's recommended workspace on Hopper; set explicitly so that no call allocates on its own.
+constexpr std::size_t kWorkspaceBytes = 32u << 20;
+constexpr std::size_t kValidationSamples = 2048;
+
+template <class T, auto Destroy>
+struct LtDeleter {
+  void operator()(T p) const noexcept { Destroy(p); }
+};
+using LtDesc = std::unique_ptr<std::remove_pointer_t<cublasLtMatmulDesc_t>,
+                               LtDeleter<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>>;
+using LtLayout = std::unique_ptr<std::remove_pointer_t<cublasLtMatrixLayout_t>,
+                                 LtDeleter<cublasLtMatrixLayout_t, cublasLtMatrixLayoutDestroy>>;
+using LtPreference =
+    std::unique_ptr<std::remove_pointer_t<cublasLtMatmulPreference_t>,
+                    LtDeleter<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy>>;
+
+// A host-side LCG: the sampled indices are the same on every run.
+std::vector<std::int64_t> sample_indices(int n) {
+  const std::int64_t total = std::int64_t(n) * n;
+  std::vector<std::int64_t> idx = {0, total - 1, n - 1, total - n};
+  std::uint64_t state = 0x9e3779b97f4a7c15ULL;
+  while (idx.size() < kValidationSamples) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    idx.push_back(static_cast<std::int64_t>((state >> 17) % static_cast<std::uint64_t>(total)));
+  }
+  return idx;
+}
+
+}  // namespace
+
+struct Gemm::Impl {
+  Dtype dtype;
+  Backend backend;
+  int n;
+  cudaStream_t stream;
+  DeviceBuffer<std::byte> a, b, c, workspace;
+  std::optional<CublasHandle> blas;  // only the backend's own handle is made
+  std::optional<CublasLtHandle> lt;
+  LtDesc lt_desc;
+  LtLayout lt_layout;  // A, B and C share one layout: square, same type, ld = n
+  cublasLtMatmulAlgo_t lt_algo{};
+  std::int64_t probe_index = 0;
+  double probe_value = 0.0;
+
+  std::size_t elements() const { return std::size_t(n) * n; }
+  std::size_t bytes() const { return elements() * traits(dtype).element_bytes; }
+};
+
+std::size_t Gemm::device_bytes(Dtype dtype, int n) {
+  return 3 * std::size_t(n) * n * traits(dtype).element_bytes + kWorkspaceBytes;
+}
+
+Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& p = *impl_;
+  p.dtype = dtype;
+  p.backend = backend;
+  p.n = n;
+  p.stream = stream;
+
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (device_bytes(dtype, n) > free_bytes)
+    throw std::runtime_error("GEMM n=" + std::to_string(n) + " " + std::string(name(dtype)) +
+                             " needs " + std::to_string(device_bytes(dtype, n) >> 20) +
+                             " MiB of device memory, " + std::to_string(free_bytes >> 20) +
+                             " MiB free");
+
+  p.a = DeviceBuffer<std::byte>(p.bytes());
+  p.b = DeviceBuffer<std::byte>(p.bytes());
+  p.c = DeviceBuffer<std::byte>(p.bytes());
+  p.workspace = DeviceBuffer<std::byte>(kWorkspaceBytes);
+  fill_uniform(p.a.get(), dtype, p.elements(), 1, stream);
+  fill_uniform(p.b.get(), dtype, p.elements(), 2, stream);
+
+  const DtypeTraits t = traits(dtype);
+  if (backend == Backend::cublas) {
+    p.blas.emplace();
+    CUBLAS_CHECK(cublasSetStream(p.blas->get(), stream));
+    CUBLAS_CHECK(cublasSetWorkspace(p.blas->get(), p.workspace.get(), kWorkspaceBytes));
+    return;
+  }
+  p.lt.emplace();
+  cublasLtMatmulDesc_t desc = nullptr;
+  CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, t.compute, CUDA_R_32F));
+  p.lt_desc.reset(desc);
+  cublasLtMatrixLayout_t layout = nullptr;
+  CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&layout, t.storage, n, n, n));
+  p.lt_layout.reset(layout);
+  cublasLtMatmulPreference_t pref_raw = nullptr;
+  CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref_raw));
+  const LtPreference pref(pref_raw);
+  const std::uint64_t workspace_bytes = kWorkspaceBytes;
+  CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(pref.get(),
+                                                    CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                    &workspace_bytes, sizeof(workspace_bytes)));
+  cublasLtMatmulHeuristicResult_t result{};
+  int returned = 0;
+  CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(p.lt->get(), desc, layout, layout, layout, layout,
+                                              pref.get(), 1, &result, &returned));
+  if (returned == 0)
+    throw std::runtime_error("cuBLASLt has no algorithm for " + std::string(t.name) +
+                             " n=" + std::to_string(n));
+  p.lt_algo = result.algo;
+}
+
+Gemm::~Gemm() = default;
+Gemm::Gemm(Gemm&&) noexcept = default;
+Gemm& Gemm::operator=(Gemm&&) noexcept = default;
+
+void Gemm::enqueue(float alpha) const {
+  const Impl& p = *impl_;
+  const float beta = 0.0f;
+  const DtypeTraits t = traits(p.dtype);
+  if (p.backend == Backend::cublas) {
+    CUBLAS_CHECK(cublasGemmEx(p.blas->get(), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.n, p.n, &alpha,
+                              p.a.get(), t.storage, p.n, p.b.get(), t.storage, p.n, &beta,
+                              p.c.get(), t.storage, p.n, t.compute, CUBLAS_GEMM_DEFAULT));
+  } else {
+    CUBLAS_CHECK(cublasLtMatmul(p.lt->get(), p.lt_desc.get(), &alpha, p.a.get(), p.lt_layout.get(),
+                                p.b.get(), p.lt_layout.get(), &beta, p.c.get(), p.lt_layout.get(),
+                                p.c.get(), p.lt_layout.get(), &p.lt_algo, p.workspace.get(),
+                                kWorkspaceBytes, p.stream));
+  }
+}
+
+double Gemm::validate() {
+  Impl& p = *impl_;
+  const std::vector<std::int64_t> indices = sample_indices(p.n);
+  DeviceBuffer<std::int64_t> d_indices(indices.size());
+  DeviceBuffer<double> d_ref(indices.size()), d_got(indices.size());
+  DeviceBuffer<unsigned long long> d_nonfinite(1);
+  CUDA_CHECK(cudaMemcpyAsync(d_indices.get(), indices.data(), d_indices.bytes(),
+                             cudaMemcpyHostToDevice, p.stream));
+  CUDA_CHECK(cudaMemsetAsync(d_nonfinite.get(), 0, d_nonfinite.bytes(), p.stream));
+
+  fill_nan(p.c.get(), p.dtype, p.elements(), p.stream);
+  enqueue(1.0f);
+  count_nonfinite(p.c.get(), p.dtype, p.elements(), d_nonfinite.get(), p.stream);
+  gather_to_double(p.c.get(), p.dtype, d_indices.get(), d_got.get(), indices.size(), p.stream);
+  gemm_reference_at(p.a.get(), p.b.get(), p.dtype, p.n, d_indices.get(), d_ref.get(),
+                    indices.size(), p.stream);
+
+  std::vector<double> ref(indices.size()), got(indices.size());
+  unsigned long long nonfinite = 0;
+  CUDA_CHECK(
+      cudaMemcpyAsync(ref.data(), d_ref.get(), d_ref.bytes(), cudaMemcpyDeviceToHost, p.stream));
+  CUDA_CHECK(
+      cudaMemcpyAsync(got.data(), d_got.get(), d_got.bytes(), cudaMemcpyDeviceToHost, p.stream));
+  CUDA_CHECK(cudaMemcpyAsync(&nonfinite, d_nonfinite.get(), sizeof(nonfinite),
+                             cudaMemcpyDeviceToHost, p.stream));
+  CUDA_CHECK(cudaStreamSynchronize(p.stream));
+
+  const std::string what = std::string(name(p.backend)) + " " + std::string(name(p.dtype)) +
+                           " GEMM n=" + std::to_string(p.n);
+  if (nonfinite != 0)
+    throw std::runtime_error(what + ": " + std::to_string(nonfinite) +
+                             " output elements are NaN/Inf (unwritten or overflowed)");
+  double err2 = 0.0, ref2 = 0.0;
+  std::size_t probe = 0;
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    err2 += (got[i] - ref[i]) * (got[i] - ref[i]);
+    ref2 += ref[i] * ref[i];
+    if (std::abs(ref[i]) > std::abs(ref[probe])) probe = i;
+  }
+  const double rel = std::sqrt(err2 / ref2);
+  if (!(rel <= traits(p.dtype).tolerance))
+    throw std::runtime_error(what + ": relative error " + std::to_string(rel) +
+                             " against a float64 reference exceeds " +
+                             std::to_string(traits(p.dtype).tolerance));
+  p.probe_index = indices[probe];
+  p.probe_value = got[probe];
+  return rel;
+}
+
+Dtype Gemm::dtype() const {
+  return impl_->dtype;
+}
+Backend Gemm::backend() const {
+  return impl_->backend;
+}
+int Gemm::n() const {
+  return impl_->n;
+}
+const void* Gemm::c() const {
+  return impl_->c.get();
+}
+std::size_t Gemm::c_elements() const {
+  return impl_->elements();
+}
+std::size_t Gemm::c_bytes() const {
+  return impl_->bytes();
+}
+double Gemm::flops() const {
+  return 2.0 * impl_->n * double(impl_->n) * impl_->n;
+}
+std::int64_t Gemm::probe_index() const {
+  return impl_->probe_index;
+}
+double Gemm::probe_value() const {
+  return impl_->probe_value;
+}
+
+}  // namespace sync_bench

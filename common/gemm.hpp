@@ -1,0 +1,61 @@
+#pragma once
+// One square GEMM, C = alpha * A * B (column-major, n x n, random inputs), through cuBLAS or
+// cuBLASLt. Everything it needs (buffers, handle, workspace, the cuBLASLt algorithm) is made once
+// in the constructor, so enqueue() is the bare library call.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include <cuda_runtime_api.h>
+
+#include "dtype.hpp"
+
+namespace sync_bench {
+
+enum class Backend { cublas, cublaslt };
+inline constexpr std::array<Backend, 2> kAllBackends = {Backend::cublas, Backend::cublaslt};
+inline constexpr std::string_view name(Backend b) {
+  return b == Backend::cublas ? "cublas" : "cublaslt";
+}
+
+class Gemm {
+ public:
+  // Throws std::runtime_error when the problem does not fit in free device memory or the backend
+  // has no algorithm for it.
+  Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream);
+  ~Gemm();
+  Gemm(Gemm&&) noexcept;
+  Gemm& operator=(Gemm&&) noexcept;
+
+  // Enqueues one GEMM on the stream. alpha = -1 negates C exactly, which lets a reader tell this
+  // launch's output from the previous one's.
+  void enqueue(float alpha) const;
+
+  // Setup only (it synchronizes the stream): poisons C with NaN, runs once with alpha = 1, checks
+  // that every element was written and that sampled elements match a float64 reference within
+  // the dtype's tolerance; throws with the measured error otherwise. Also picks the probe element.
+  // Returns the measured relative error norm.
+  double validate();
+
+  Dtype dtype() const;
+  Backend backend() const;
+  int n() const;
+  const void* c() const;
+  std::size_t c_elements() const;
+  std::size_t c_bytes() const;
+  double flops() const;
+  std::int64_t probe_index() const;  // a sampled element of large magnitude, chosen by validate()
+  double probe_value() const;        // its value with alpha = 1
+
+  // Device memory the problem needs: A, B, C and the workspace.
+  static std::size_t device_bytes(Dtype dtype, int n);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace sync_bench

@@ -1,0 +1,48 @@
+#include "command.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+namespace sync_bench::test {
+
+CommandResult run_command(const std::string& command) {
+  CommandResult result;
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  char buffer[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0) result.output.append(buffer, got);
+  const int status = pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return result;
+}
+
+std::string sync_bench_exe() {
+  return SYNC_BENCH_EXE;
+}
+
+nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* result) {
+  char path[] = "/tmp/sync_bench_test_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) {
+    ADD_FAILURE() << "mkstemp failed";
+    return nullptr;
+  }
+  close(fd);
+  const CommandResult run = run_command(sync_bench_exe() + " " + args + " --benchmark_out=" + path +
+                                        " --benchmark_out_format=json");
+  if (result) *result = run;
+  std::ifstream in(path);
+  nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::remove(path);
+  EXPECT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_FALSE(json.is_discarded()) << "sync_bench wrote no valid JSON:\n" << run.output;
+  return json.is_discarded() ? nlohmann::json() : json;
+}
+
+}  // namespace sync_bench::test

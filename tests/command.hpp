@@ -1,0 +1,24 @@
+#pragma once
+// Runs the sync_bench binary from a test, as a user would, and reads what it wrote.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace sync_bench::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+CommandResult run_command(const std::string& command);
+
+// The sync_bench executable under test (set by CMake).
+std::string sync_bench_exe();
+
+// Runs sync_bench with `args` and --benchmark_out to a temporary file; returns the JSON it wrote.
+// Fails the calling test (and returns null) when the run fails.
+nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* result = nullptr);
+
+}  // namespace sync_bench::test

@@ -1,0 +1,137 @@
+// The sync_bench command line as a user meets it, on any machine: the registered matrix and its
+// names, --help, and the refusals (no GPU, unknown flags, bad values). No GPU is needed.
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "command.hpp"
+
+namespace sync_bench::test {
+namespace {
+
+std::vector<std::string> listed(const std::string& extra_args = "") {
+  const CommandResult r = run_command(sync_bench_exe() + " --benchmark_list_tests " + extra_args);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> names;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
+}
+
+// The matrix as the README documents it, built here independently of the registration code.
+std::set<std::string> documented_core_matrix() {
+  const std::vector<std::string> plain = {"Async",
+                                          "DeviceSync",
+                                          "StreamSync",
+                                          "EventSync",
+                                          "ScalarRead/pageable",
+                                          "ScalarRead/pinned",
+                                          "ScalarReadIdle",
+                                          "Print"};
+  const std::vector<std::string> bulk = {"BulkRead/pageable", "BulkRead/pinned"};
+  std::set<std::string> names;
+  for (const auto& p : plain) names.insert("NullKernel/" + p + "/manual_time");
+  const std::vector<std::pair<std::string, std::vector<int>>> gemms = {
+      {"SmallGemm", {128, 256, 512, 1024}}, {"BigGemm", {2048, 4096, 8192}}};
+  for (const auto& [workload, sizes] : gemms)
+    for (const char* dtype : {"fp16", "bf16", "fp32", "tf32"})
+      for (const char* backend : {"cublas", "cublaslt"})
+        for (int n : sizes) {
+          std::vector<std::string> patterns = plain;
+          patterns.insert(patterns.end(), bulk.begin(), bulk.end());
+          for (const auto& p : patterns)
+            names.insert(workload + "/" + p + "/" + dtype + "/" + backend +
+                         "/n:" + std::to_string(n) + "/manual_time");
+        }
+  return names;
+}
+
+TEST(Cli, ListsTheDocumentedCoreMatrixWithoutAGpu) {
+  const std::vector<std::string> names = listed();
+  const std::set<std::string> expected = documented_core_matrix();
+  std::set<std::string> core;
+  for (const auto& n : names)
+    if (n.rfind("NullKernel/", 0) == 0 || n.rfind("SmallGemm/", 0) == 0 ||
+        n.rfind("BigGemm/", 0) == 0)
+      core.insert(n);
+  EXPECT_EQ(core, expected);
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())
+      << "duplicate names";
+}
+
+TEST(Cli, EveryNameFollowsTheGrammar) {
+  // Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time
+  const std::regex grammar(
+      "[A-Z][A-Za-z0-9]*/[A-Z][A-Za-z0-9]*(/[a-z][a-z0-9_]*)*"
+      "(/(fp16|bf16|fp32|tf32|fp8)/(cublas|cublaslt))?(/[a-z_]+:[0-9]+)*/manual_time");
+  for (const auto& name : listed()) EXPECT_TRUE(std::regex_match(name, grammar)) << name;
+}
+
+TEST(Cli, FiltersSelectWhatTheirWordsSay) {
+  const auto small = listed("--benchmark_filter=SmallGemm");
+  ASSERT_FALSE(small.empty());
+  for (const auto& n : small) EXPECT_EQ(n.rfind("SmallGemm/", 0), 0u) << n;
+
+  const auto device_sync = listed("--benchmark_filter=/DeviceSync/");
+  ASSERT_FALSE(device_sync.empty());
+  for (const auto& n : device_sync) EXPECT_NE(n.find("/DeviceSync/"), std::string::npos) << n;
+
+  const auto bf16 = listed("--benchmark_filter=/bf16/");
+  ASSERT_FALSE(bf16.empty());
+  for (const auto& n : bf16) EXPECT_NE(n.find("/bf16/"), std::string::npos) << n;
+  EXPECT_LT(bf16.size(), listed().size());
+}
+
+TEST(Cli, HelpListsOwnAndGoogleBenchmarkFlags) {
+  const CommandResult r = run_command(sync_bench_exe() + " --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--device="), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--sync_mode="), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--benchmark_filter="), std::string::npos) << r.output;
+}
+
+TEST(Cli, NoGpuGivesOneLineAndExitCode2) {
+  // CUDA_VISIBLE_DEVICES=-1 hides every GPU, so this holds on the GPU machine too.
+  const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe());
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.output.rfind("sync_bench: no CUDA GPU available", 0), 0u) << r.output;
+  EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "more than one line:\n" << r.output;
+}
+
+TEST(Cli, UnknownFlagIsRefused) {
+  const CommandResult r = run_command(sync_bench_exe() + " --no_such_flag");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--no_such_flag"), std::string::npos) << r.output;
+}
+
+TEST(Cli, MalformedDeviceIsRefused) {
+  for (const char* arg : {"--device=abc", "--device=", "--device", "--device=-1"}) {
+    const CommandResult r = run_command(sync_bench_exe() + " " + arg);
+    EXPECT_EQ(r.exit_code, 2) << arg << "\n" << r.output;
+    EXPECT_NE(r.output.find("--device expects a GPU index"), std::string::npos) << r.output;
+  }
+}
+
+TEST(Cli, DeviceBeyondTheVisibleOnesIsRefused) {
+  const CommandResult r = run_command(sync_bench_exe() + " --device=99");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  // With a GPU: the index is named; without one: the missing GPU is.
+  EXPECT_TRUE(r.output.find("--device=99") != std::string::npos ||
+              r.output.find("no CUDA GPU available") != std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, BadSyncModeIsRefused) {
+  const CommandResult r = run_command(sync_bench_exe() + " --sync_mode=fast");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("spin, yield, blocking, auto"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace sync_bench::test

@@ -1,0 +1,82 @@
+// The checks every benchmark leans on must catch what they are there to catch: a GEMM that is
+// wrong or unwritten, and a read that did not wait for the step that wrote the value.
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+
+#include "cuda_resources.hpp"
+#include "gemm.hpp"
+#include "gpu_guard.hpp"
+#include "ops.hpp"
+
+namespace sync_bench {
+namespace {
+
+template <class Check>
+void read_probe_after(const Op& op, std::int64_t step, cudaStream_t stream, Check&& check) {
+  alignas(16) std::byte element[16];
+  op.enqueue(step);
+  CUDA_CHECK(cudaMemcpyAsync(element, op.output() + op.probe_offset(), op.probe_bytes(),
+                             cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  check(element);
+}
+
+TEST(GpuOps, NullKernelReadMatchesOnlyItsOwnStep) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  NullKernelOp op(stream.get());
+  read_probe_after(op, 41, stream.get(), [&](const void* e) {
+    EXPECT_TRUE(op.read_matches(e, 41));
+    EXPECT_FALSE(op.read_matches(e, 40));
+  });
+  EXPECT_NO_THROW(check_final_output(op, 41, stream.get()));
+  EXPECT_THROW(check_final_output(op, 42, stream.get()), std::runtime_error);
+}
+
+TEST(GpuOps, EveryGemmValidatesAndAlternatesSign) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  for (Dtype d : kAllDtypes)
+    for (Backend b : kAllBackends) {
+      Gemm gemm(d, b, 256, stream.get());
+      ASSERT_NO_THROW(gemm.validate()) << name(d) << " " << name(b);
+      EXPECT_NE(gemm.probe_value(), 0.0);
+      GemmOp op(gemm);
+      for (std::int64_t step : {0, 1}) {
+        read_probe_after(op, step, stream.get(), [&](const void* e) {
+          EXPECT_TRUE(op.read_matches(e, step)) << name(d) << " " << name(b) << " step " << step;
+          EXPECT_FALSE(op.read_matches(e, step + 1)) << "a stale read would pass";
+        });
+      }
+    }
+}
+
+TEST(GpuOps, ValidationSeesTf32RoundingThatFp32MustNotHave) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  // Same inputs, same reference: TF32 math must miss the fp32 tolerance (so the check can fail),
+  // plain fp32 must meet it.
+  Gemm tf32(Dtype::tf32, Backend::cublas, 512, stream.get());
+  Gemm fp32(Dtype::fp32, Backend::cublas, 512, stream.get());
+  const double tf32_error = tf32.validate();
+  const double fp32_error = fp32.validate();
+  EXPECT_GT(tf32_error, traits(Dtype::fp32).tolerance);
+  EXPECT_LT(fp32_error, traits(Dtype::fp32).tolerance);
+  EXPECT_LT(tf32_error, traits(Dtype::tf32).tolerance);
+}
+
+TEST(GpuOps, AProblemThatDoesNotFitIsRefusedWithAReason) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  try {
+    Gemm gemm(Dtype::fp32, Backend::cublas, 1 << 17, stream.get());  // 3 x 64 GiB
+    FAIL() << "a 3 x 64 GiB problem was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("MiB free"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace sync_bench

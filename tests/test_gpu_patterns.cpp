@@ -1,0 +1,82 @@
+// sync_bench end to end on the GPU: every core pattern runs and validates what it reads, and the
+// numbers have the shape the physics demands.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+#include "command.hpp"
+#include "gpu_guard.hpp"
+
+namespace sync_bench::test {
+namespace {
+
+// Per-step GPU time in microseconds of each iteration row, by name (without /manual_time).
+std::map<std::string, double> times_us(const nlohmann::json& run) {
+  std::map<std::string, double> out;
+  for (const auto& b : run.at("benchmarks")) {
+    if (b.value("run_type", "iteration") != "iteration") continue;
+    std::string name = b.at("name");
+    name = name.substr(0, name.rfind("/manual_time"));
+    EXPECT_EQ(b.at("time_unit"), "us") << name;
+    out[name] = b.at("real_time").get<double>();
+  }
+  return out;
+}
+
+TEST(GpuPatterns, EveryPatternRunsAndValidates) {
+  SKIP_WITHOUT_GPU();
+  const std::string filter = "^(NullKernel/|SmallGemm/.*/n:256/|BigGemm/.*/n:2048/)";
+  CommandResult listed =
+      run_command(sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='" + filter + "'");
+  const nlohmann::json run =
+      run_sync_bench_json("--benchmark_filter='" + filter + "' --benchmark_min_time=0.005");
+  ASSERT_TRUE(run.contains("benchmarks"));
+  std::size_t expected = 0;
+  for (char c : listed.output) expected += c == '\n';
+  EXPECT_EQ(run["benchmarks"].size(), expected);
+  EXPECT_GE(expected, 8u + 2 * 4 * 2 * 10u);
+  for (const auto& b : run["benchmarks"]) {
+    const std::string name = b.at("name");
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+    EXPECT_GT(b.at("real_time").get<double>(), 0.0) << name;
+    EXPECT_GT(b.at("host_us").get<double>(), 0.0) << name;
+    EXPECT_GE(b.at("batch").get<double>(), 1.0) << name;
+    if (name.find("Gemm/") != std::string::npos &&
+        name.find("ScalarReadIdle") == std::string::npos) {
+      EXPECT_GT(b.at("TFLOPS").get<double>(), 0.0) << name;
+    }
+    if (name.find("/BulkRead/") != std::string::npos) {
+      EXPECT_GT(b.at("bytes_per_second").get<double>(), 0.0) << name;
+    }
+  }
+  // The context names the machine.
+  for (const char* key : {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version",
+                          "cublas_version", "host_wait_mode", "sync_bench_version"})
+    EXPECT_TRUE(run["context"].contains(key)) << key;
+}
+
+TEST(GpuPatterns, DeviceSyncCostsMoreThanAsyncOnSmallGemm) {
+  SKIP_WITHOUT_GPU();
+  const auto t = times_us(run_sync_bench_json(
+      "--benchmark_filter='^SmallGemm/(Async|DeviceSync)/fp16/cublas/n:(128|512)/'"));
+  for (const char* n : {"128", "512"}) {
+    const std::string suffix = std::string("/fp16/cublas/n:") + n;
+    ASSERT_TRUE(t.count("SmallGemm/Async" + suffix) && t.count("SmallGemm/DeviceSync" + suffix));
+    EXPECT_GT(t.at("SmallGemm/DeviceSync" + suffix), t.at("SmallGemm/Async" + suffix)) << n;
+  }
+}
+
+TEST(GpuPatterns, ScalarReadOnBigGemmTakesAtLeastTheGemm) {
+  SKIP_WITHOUT_GPU();
+  const auto t = times_us(run_sync_bench_json(
+      "--benchmark_filter='^BigGemm/(Async|ScalarRead/pinned)/bf16/cublas/n:8192/'"));
+  const double gemm = t.at("BigGemm/Async/bf16/cublas/n:8192");
+  const double read = t.at("BigGemm/ScalarRead/pinned/bf16/cublas/n:8192");
+  EXPECT_GT(gemm, 100.0) << "an 8192 GEMM takes over 100 us on any GPU";
+  EXPECT_GE(read, 0.99 * gemm);
+}
+
+}  // namespace
+}  // namespace sync_bench::test
