@@ -1,0 +1,136 @@
+#include "benchmarks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace sync_summary {
+namespace {
+
+Metric& metric_slot(Bench& b, std::string_view name) {
+  for (auto& m : b.metrics) {
+    if (m.name == name) return m;
+  }
+  b.metrics.emplace_back();
+  b.metrics.back().name = name;
+  return b.metrics.back();
+}
+
+// Stores an aggregate row's value in the slot its aggregate_name names; others are ignored.
+void store_aggregate(Metric& m, const std::string& aggregate, double value) {
+  if (aggregate == "mean") m.agg_mean = value;
+  if (aggregate == "median") m.agg_median = value;
+  if (aggregate == "stddev") m.agg_stddev = value;
+  if (aggregate == "cv") m.agg_cv = value;
+}
+
+void add_entry(Bench& b, const Entry& e) {
+  b.repetitions =
+      std::max<std::size_t>(b.repetitions, static_cast<std::size_t>(std::max(e.repetitions, 1LL)));
+  if (e.error || e.skipped) {
+    // A failed repetition: keep the reason, never its meaningless times.
+    if (b.status == Status::ok || (b.status == Status::skipped && e.error)) {
+      b.status = e.error ? Status::error : Status::skipped;
+      b.reason = e.message;
+    }
+    if (!e.aggregate) ++b.failed;
+    return;
+  }
+  if (!e.has_times) return;  // BigO / RMS rows
+  const bool is_cv = e.percentage || e.aggregate_name == "cv";
+  // The cv row holds fractions, in every field; the others are in the row's time unit.
+  const auto time = [&](double t) { return is_cv ? t : to_us(t, e.unit); };
+  if (!e.aggregate) {
+    b.unit = e.unit;
+    metric_slot(b, kRealTime).reps.push_back(time(e.real_time));
+    metric_slot(b, kCpuTime).reps.push_back(time(e.cpu_time));
+    for (const auto& c : e.counters) metric_slot(b, c.name).reps.push_back(c.value);
+    return;
+  }
+  if (b.metrics.empty()) b.unit = e.unit;
+  store_aggregate(metric_slot(b, kRealTime), e.aggregate_name, time(e.real_time));
+  store_aggregate(metric_slot(b, kCpuTime), e.aggregate_name, time(e.cpu_time));
+  for (const auto& c : e.counters)
+    store_aggregate(metric_slot(b, c.name), e.aggregate_name, c.value);
+}
+
+}  // namespace
+
+const Metric* Bench::metric(std::string_view name) const {
+  for (const auto& m : metrics) {
+    if (m.name == name) return &m;
+  }
+  return nullptr;
+}
+
+const Summary& Bench::summary(std::string_view metric_name) const {
+  static const Summary kNone;
+  const Metric* m = metric(metric_name);
+  return m ? m->summary : kNone;
+}
+
+const Bench* RunData::find(const std::string& identity) const {
+  auto it = by_identity.find(identity);
+  return it == by_identity.end() ? nullptr : &benches[it->second];
+}
+
+Summary summarize(const Metric& m, std::size_t repetitions) {
+  Summary s;
+  if (!m.reps.empty()) {
+    const Spread sp = describe(m.reps);
+    s.n = sp.n;
+    s.center = sp.median;
+    s.min = sp.min;
+    s.max = sp.max;
+    s.cv = sp.cv;
+    return s;
+  }
+  const double center = std::isnan(m.agg_median) ? m.agg_mean : m.agg_median;
+  if (std::isnan(center)) return s;
+  s.n = std::max<std::size_t>(repetitions, 1);
+  s.center = center;
+  s.from_aggregates = true;
+  s.cv = m.agg_cv;
+  if (std::isnan(s.cv) && !std::isnan(m.agg_stddev) && m.agg_mean != 0.0)
+    s.cv = m.agg_stddev / m.agg_mean;
+  return s;
+}
+
+RunData digest(Run run) {
+  RunData d;
+  d.run = std::move(run);
+  // Repetitions and aggregates repeat a name: parse each distinct name once.
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  for (const Entry& e : d.run.entries) {
+    const std::string_view key =
+        e.run_name.empty() ? strip_aggregate_suffix(e.name, e.aggregate ? e.aggregate_name : "")
+                           : std::string_view(e.run_name);
+    auto known = by_name.find(key);
+    if (known == by_name.end()) {
+      BenchName name = parse_name(key);
+      auto [it, inserted] = d.by_identity.try_emplace(name.identity, d.benches.size());
+      if (inserted) {
+        d.benches.emplace_back();
+        d.benches.back().name = std::move(name);
+      }
+      known = by_name.emplace(key, it->second).first;
+    }
+    add_entry(d.benches[known->second], e);
+  }
+  for (Bench& b : d.benches)
+    for (Metric& m : b.metrics) m.summary = summarize(m, b.repetitions);
+  return d;
+}
+
+void apply_filter(RunData& data, const std::regex& filter) {
+  std::vector<Bench> kept;
+  for (auto& b : data.benches) {
+    if (std::regex_search(b.name.identity, filter)) kept.push_back(std::move(b));
+  }
+  data.benches = std::move(kept);
+  data.by_identity.clear();
+  for (std::size_t i = 0; i < data.benches.size(); ++i)
+    data.by_identity.emplace(data.benches[i].name.identity, i);
+}
+
+}  // namespace sync_summary

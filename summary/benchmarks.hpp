@@ -1,0 +1,80 @@
+#pragma once
+// From a Run's rows to one Bench per benchmark identity: its parsed name, its repetitions per
+// metric (times in us, counters as written), its aggregates, and whether it failed or was skipped.
+
+#include <cstddef>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "name_grammar.hpp"
+#include "run.hpp"
+#include "statistics.hpp"
+
+namespace sync_summary {
+
+// The metric names besides counters: Google Benchmark's times, converted to us.
+inline constexpr std::string_view kRealTime = "real_time";
+inline constexpr std::string_view kCpuTime = "cpu_time";
+inline constexpr std::string_view kBytesPerSecond = "bytes_per_second";
+
+// What a report shows of a metric: from the repetitions when there are any (median, min-max,
+// CV computed here), else from the aggregates (median, else mean; CV).
+struct Summary {
+  std::size_t n = 0;  // repetitions behind the value
+  double center = kNaN;
+  double min = kNaN;
+  double max = kNaN;
+  double cv = kNaN;
+  bool from_aggregates = false;
+  bool valid() const { return n > 0; }
+};
+
+// One metric of one benchmark: a value per repetition (iteration rows), and the aggregate rows.
+struct Metric {
+  std::string name;
+  std::vector<double> reps;
+  double agg_mean = kNaN;
+  double agg_median = kNaN;
+  double agg_stddev = kNaN;
+  double agg_cv = kNaN;  // a fraction
+  Summary summary;       // computed once all rows are in (digest)
+};
+
+enum class Status { ok, error, skipped };
+
+struct Bench {
+  BenchName name;
+  TimeUnit unit = TimeUnit::ns;  // as the JSON wrote it
+  Status status = Status::ok;
+  std::string reason;      // error or skip message
+  std::size_t failed = 0;  // repetitions that errored or were skipped
+  std::size_t repetitions = 0;
+  std::vector<Metric> metrics;  // real_time, cpu_time, then counters in first-seen order
+
+  const Metric* metric(std::string_view name) const;
+  const Summary& summary(std::string_view metric_name) const;  // empty Summary when absent
+  bool has_metric(std::string_view name) const { return metric(name) != nullptr; }
+};
+
+// One run, digested.
+struct RunData {
+  Run run;
+  std::string label;           // short name for columns (file stem, or context when stems collide)
+  std::vector<Bench> benches;  // in the order the JSON first names them
+  std::unordered_map<std::string, std::size_t> by_identity;
+
+  const Bench* find(const std::string& identity) const;
+};
+
+// Groups the rows; throws InputError for a name outside the grammar.
+RunData digest(Run run);
+
+// Keeps only the benchmarks whose identity the regex finds (std::regex_search).
+void apply_filter(RunData& data, const std::regex& filter);
+
+Summary summarize(const Metric& m, std::size_t repetitions);
+
+}  // namespace sync_summary

@@ -1,0 +1,214 @@
+#include "cli.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <regex>
+#include <set>
+
+#include "benchmarks.hpp"
+#include "charts.hpp"
+#include "cli_help.hpp"
+#include "compare.hpp"
+#include "dtypes.hpp"
+#include "errors.hpp"
+#include "gb_json.hpp"
+#include "render.hpp"
+#include "report.hpp"
+#include "run_info.hpp"
+
+namespace sync_summary {
+namespace {
+
+struct Options {
+  std::string command;
+  bool help = false;
+  Format format = Format::console;
+  std::string svg_dir;
+  std::string filter;
+  bool has_filter = false;
+  std::string metric = std::string(kRealTime);
+  std::vector<std::string> labels;
+  double threshold = 5.0;
+  double alpha = 0.05;
+  std::vector<std::string> files;
+};
+
+const std::set<std::string>& flags_of(const std::string& command) {
+  static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
+  static const std::set<std::string> compare = {"format", "filter", "threshold", "alpha", "metric"};
+  return command == "compare" ? compare : report;
+}
+
+[[noreturn]] void usage(const std::string& command, const std::string& what) {
+  throw UsageError(command + ": " + what + " (see 'sync_summary " + command + " --help')");
+}
+
+double number_flag(const std::string& command, const std::string& name, const std::string& v) {
+  char* end = nullptr;
+  const double d = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !std::isfinite(d))
+    usage(command, "--" + name + " needs a number, got '" + v + "'");
+  return d;
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const auto pos = s.find(',', start);
+    parts.push_back(s.substr(start, pos - start));
+    if (pos == std::string::npos) break;
+    start = pos + 1;
+  }
+  return parts;
+}
+
+void set_flag(Options& o, const std::string& name, const std::string& value) {
+  const std::string& c = o.command;
+  if (name == "format") {
+    if (value == "console")
+      o.format = Format::console;
+    else if (value == "markdown")
+      o.format = Format::markdown;
+    else if (value == "csv")
+      o.format = Format::csv;
+    else
+      usage(c, "--format must be console, markdown or csv, got '" + value + "'");
+  } else if (name == "svg") {
+    if (value.empty()) usage(c, "--svg needs a directory");
+    o.svg_dir = value;
+  } else if (name == "filter") {
+    o.filter = value;
+    o.has_filter = true;
+  } else if (name == "metric") {
+    if (value.empty()) usage(c, "--metric needs a name");
+    o.metric = value;
+  } else if (name == "labels") {
+    o.labels = split_commas(value);
+  } else if (name == "threshold") {
+    o.threshold = number_flag(c, name, value);
+    if (o.threshold < 0) usage(c, "--threshold must not be negative");
+  } else if (name == "alpha") {
+    o.alpha = number_flag(c, name, value);
+    if (!(o.alpha > 0 && o.alpha < 1)) usage(c, "--alpha must be between 0 and 1");
+  }
+}
+
+Options parse_args(const std::vector<std::string>& args) {
+  Options o;
+  if (args.empty()) throw UsageError("no command (see 'sync_summary --help')");
+  o.command = args[0];
+  if (o.command == "--help" || o.command == "-h" || o.command == "help") {
+    o.help = true;
+    o.command = args.size() > 1 ? args[1] : "";
+    return o;
+  }
+  if (o.command != "report" && o.command != "dtypes" && o.command != "compare")
+    throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
+  bool only_files = false;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (only_files || a == "-" || a.rfind("-", 0) != 0) {
+      o.files.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      only_files = true;
+      continue;
+    }
+    if (a == "--help" || a == "-h") {
+      o.help = true;
+      continue;
+    }
+    if (a.rfind("--", 0) != 0) usage(o.command, "unknown flag '" + a + "'");
+    const auto eq = a.find('=');
+    const std::string name = a.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    if (!flags_of(o.command).count(name)) usage(o.command, "unknown flag '--" + name + "'");
+    std::string value;
+    if (eq != std::string::npos) {
+      value = a.substr(eq + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
+    } else {
+      usage(o.command, "--" + name + " needs a value");
+    }
+    set_flag(o, name, value);
+  }
+  if (o.help) return o;
+  if (o.command == "compare" && o.files.size() != 2)
+    usage(o.command, "needs exactly two files, BASE.json and NEW.json");
+  if (o.files.empty()) usage(o.command, "needs at least one RUN.json");
+  if (!o.labels.empty() && o.labels.size() != o.files.size())
+    usage(o.command, "--labels needs one label per file");
+  return o;
+}
+
+std::vector<RunData> load_all(const Options& o) {
+  std::regex filter;
+  if (o.has_filter) {
+    try {
+      filter = std::regex(o.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      usage(o.command, "--filter is not a valid regular expression: " + std::string(e.what()));
+    }
+  }
+  std::vector<RunData> runs;
+  std::size_t kept = 0;
+  for (const auto& f : o.files) {
+    runs.push_back(digest(load_run(f)));
+    if (o.has_filter) apply_filter(runs.back(), filter);
+    kept += runs.back().benches.size();
+  }
+  if (kept == 0) throw InputError("no benchmark matches --filter '" + o.filter + "'");
+  assign_labels(runs, o.labels);
+  return runs;
+}
+
+int run_command(const Options& o, std::ostream& out, std::ostream& err) {
+  std::vector<RunData> runs = load_all(o);
+  if (o.command == "compare") {
+    CompareOptions co;
+    co.metric = o.metric;
+    co.threshold_pct = o.threshold;
+    co.alpha = o.alpha;
+    const CompareResult res = compare_runs(runs[0], runs[1], co);
+    for (const auto& w : res.context_warnings)
+      err << "sync_summary: warning: runs differ in " << w << "\n";
+    render(compare_document(res, runs[0], runs[1], co), o.format, out);
+    return res.regressions > 0 ? 1 : 0;
+  }
+  ReportOptions ro;
+  ro.metric = o.metric;
+  const Document doc = o.command == "dtypes" ? build_dtypes(runs, ro) : build_report(runs, ro);
+  render(doc, o.format, out);
+  if (!o.svg_dir.empty()) {
+    const auto written = write_charts(runs, o.metric, o.svg_dir);
+    err << "sync_summary: wrote " << written.size() << " SVG chart"
+        << (written.size() == 1 ? "" : "s") << " to " << o.svg_dir << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    const Options o = parse_args(args);
+    if (o.help) {
+      out << help_text(o.command);
+      return 0;
+    }
+    return run_command(o, out, err);
+  } catch (const UsageError& e) {
+    err << "sync_summary: " << e.what() << "\n";
+  } catch (const InputError& e) {
+    err << "sync_summary: " << e.what() << "\n";
+  } catch (const std::bad_alloc&) {
+    err << "sync_summary: out of memory\n";
+  } catch (const std::exception& e) {
+    err << "sync_summary: " << e.what() << "\n";
+  }
+  return 2;
+}
+
+}  // namespace sync_summary

@@ -1,0 +1,314 @@
+#include "gb_json.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "errors.hpp"
+#include "json_sanitize.hpp"
+
+namespace sync_summary {
+namespace {
+
+using Json = nlohmann::json;
+
+// One scalar JSON value as the SAX callbacks deliver it.
+struct Scalar {
+  enum Kind { null, boolean, number, string } kind = null;
+  bool b = false;
+  double num = 0.0;
+  const std::string* str = nullptr;
+};
+
+// Builds a Run from SAX events. Levels: the top object (1), "context" or "benchmarks" (2), one
+// benchmark object (3). Values nested deeper than that are skipped.
+class RunBuilder : public nlohmann::json_sax<Json> {
+ public:
+  RunBuilder(Run& run, const std::string& source) : run_(run), source_(source) {}
+
+  bool null() override { return value(Scalar{}); }
+  bool boolean(bool v) override { return value(Scalar{Scalar::boolean, v, 0.0, nullptr}); }
+  bool number_integer(number_integer_t v) override { return number(static_cast<double>(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return number(static_cast<double>(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return number(v); }
+  bool string(string_t& v) override { return value(Scalar{Scalar::string, false, 0.0, &v}); }
+  bool binary(binary_t&) override { return value(Scalar{}); }
+  bool key(string_t& k) override {
+    if (skip_ == 0) key_ = k;
+    return true;
+  }
+  bool start_object(std::size_t) override { return open(true); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(false); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t position, const std::string&,
+                   const nlohmann::detail::exception& ex) override {
+    throw InputError(source_ + ": malformed JSON near byte " + std::to_string(position) + ": " +
+                     clean_message(ex.what()));
+  }
+
+  void finish() const {
+    if (!saw_top_object_ || !saw_benchmarks_)
+      fail("not Google Benchmark JSON (no \"benchmarks\" array)");
+    if (!saw_context_) fail("not Google Benchmark JSON (no \"context\" object)");
+    if (run_.entries.empty()) fail("empty run: \"benchmarks\" has no entries");
+  }
+
+ private:
+  enum class Level { none, top, context, benchmarks, entry };
+
+  [[noreturn]] void fail(const std::string& what) const { throw InputError(source_ + ": " + what); }
+  [[noreturn]] void fail_entry(const std::string& what) const {
+    fail("benchmark #" + std::to_string(run_.entries.size()) + entry_name() + ": " + what);
+  }
+  std::string entry_name() const {
+    if (level_ != Level::entry || run_.entries.back().name.empty()) return "";
+    return " ('" + run_.entries.back().name + "')";
+  }
+  static std::string clean_message(std::string what) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> after the tag.
+    const auto tag_end = what.find("] ");
+    return tag_end == std::string::npos ? what : what.substr(tag_end + 2);
+  }
+
+  bool open(bool is_object) {
+    if (skip_ > 0) {
+      ++skip_;
+      return true;
+    }
+    switch (level_) {
+      case Level::none:
+        if (!is_object) fail("not Google Benchmark JSON (the top level is not an object)");
+        saw_top_object_ = true;
+        level_ = Level::top;
+        return true;
+      case Level::top:
+        if (key_ == "context") {
+          if (!is_object) fail("not Google Benchmark JSON (\"context\" is not an object)");
+          saw_context_ = true;
+          level_ = Level::context;
+        } else if (key_ == "benchmarks") {
+          if (is_object) fail("not Google Benchmark JSON (\"benchmarks\" is not an array)");
+          saw_benchmarks_ = true;
+          level_ = Level::benchmarks;
+        } else {
+          skip_ = 1;
+        }
+        return true;
+      case Level::benchmarks:
+        if (!is_object)
+          fail("benchmark #" + std::to_string(run_.entries.size()) + " is not an object");
+        run_.entries.emplace_back();
+        key_.clear();
+        level_ = Level::entry;
+        return true;
+      case Level::context:
+      case Level::entry:
+        skip_ = 1;  // caches, load_avg and any other nested value: not used
+        return true;
+    }
+    return true;
+  }
+
+  bool close() {
+    if (skip_ > 0) {
+      --skip_;
+      return true;
+    }
+    switch (level_) {
+      case Level::entry:
+        check_entry(run_.entries.back());
+        level_ = Level::benchmarks;
+        break;
+      case Level::context:
+      case Level::benchmarks:
+        level_ = Level::top;
+        break;
+      case Level::top:
+      case Level::none:
+        level_ = Level::none;
+        break;
+    }
+    return true;
+  }
+
+  bool number(double v) { return value(Scalar{Scalar::number, false, v, nullptr}); }
+
+  bool value(const Scalar& v) {
+    if (skip_ > 0) return true;
+    switch (level_) {
+      case Level::none:
+        fail("not Google Benchmark JSON (the top level is not an object)");
+      case Level::top:
+        if (key_ == "benchmarks")
+          fail("not Google Benchmark JSON (\"benchmarks\" is not an array)");
+        if (key_ == "context") fail("not Google Benchmark JSON (\"context\" is not an object)");
+        return true;
+      case Level::context:
+        context_value(v);
+        return true;
+      case Level::benchmarks:
+        fail("benchmark #" + std::to_string(run_.entries.size()) + " is not an object");
+      case Level::entry:
+        entry_value(run_.entries.back(), v);
+        return true;
+    }
+    return true;
+  }
+
+  void context_value(const Scalar& v) {
+    std::string text;
+    switch (v.kind) {
+      case Scalar::null:
+        text = "null";
+        break;
+      case Scalar::boolean:
+        text = v.b ? "true" : "false";
+        break;
+      case Scalar::string:
+        text = *v.str;
+        break;
+      case Scalar::number: {
+        std::ostringstream os;
+        os << v.num;
+        text = os.str();
+        break;
+      }
+    }
+    run_.context[key_] = std::move(text);
+  }
+
+  // The value as a double: a JSON number, or one of the quoted non-finite words.
+  std::optional<double> as_double(const Scalar& v) const {
+    if (v.kind == Scalar::number) return v.num;
+    if (v.kind == Scalar::string) return non_finite_value(*v.str);
+    return std::nullopt;
+  }
+  double need_double(const Scalar& v) const {
+    auto d = as_double(v);
+    if (!d) fail_entry("\"" + key_ + "\" is not a number");
+    return *d;
+  }
+  long long need_integer(const Scalar& v) const {
+    const double d = need_double(v);
+    if (!(d >= -1e15 && d <= 1e15) || d != std::floor(d))
+      fail_entry("\"" + key_ + "\" is not an integer");
+    return static_cast<long long>(d);
+  }
+  const std::string& need_string(const Scalar& v) const {
+    if (v.kind != Scalar::string) fail_entry("\"" + key_ + "\" is not a string");
+    return *v.str;
+  }
+  bool need_bool(const Scalar& v) const {
+    if (v.kind != Scalar::boolean) fail_entry("\"" + key_ + "\" is not true or false");
+    return v.b;
+  }
+
+  void entry_value(Entry& e, const Scalar& v) {
+    const std::string_view k = key_;  // string_view: == checks the length first
+    if (k == "name") {
+      e.name = need_string(v);
+    } else if (k == "run_name") {
+      e.run_name = need_string(v);
+    } else if (k == "run_type") {
+      const std::string& t = need_string(v);
+      if (t != "iteration" && t != "aggregate") fail_entry("unknown run_type '" + t + "'");
+      e.aggregate = t == "aggregate";
+    } else if (k == "aggregate_name") {
+      e.aggregate_name = need_string(v);
+    } else if (k == "aggregate_unit") {
+      e.percentage = need_string(v) == "percentage";
+    } else if (k == "repetitions") {
+      e.repetitions = need_integer(v);
+    } else if (k == "repetition_index") {
+      e.repetition_index = need_integer(v);
+    } else if (k == "threads") {
+      e.threads = need_integer(v);
+    } else if (k == "iterations") {
+      e.iterations = need_double(v);
+    } else if (k == "real_time") {
+      e.real_time = need_double(v);
+      ++times_seen_;
+    } else if (k == "cpu_time") {
+      e.cpu_time = need_double(v);
+    } else if (k == "time_unit") {
+      const std::string& u = need_string(v);
+      auto unit = parse_time_unit(u);
+      if (!unit) fail_entry("unknown time_unit '" + u + "'");
+      e.unit = *unit;
+    } else if (k == "error_occurred") {
+      e.error = need_bool(v);
+    } else if (k == "error_message" || k == "skip_message") {
+      e.message = need_string(v);
+    } else if (k == "skipped") {
+      e.skipped = need_bool(v);
+    } else if (k == "label") {
+      e.label = need_string(v);
+    } else if (k == "family_index" || k == "per_family_instance_index" || k == "cpu_coefficient" ||
+               k == "real_coefficient" || k == "big_o" || k == "rms") {
+      // Known Google Benchmark fields sync_summary does not use.
+    } else if (auto d = as_double(v)) {
+      e.counters.push_back(Counter{std::string(k), *d});
+    }
+  }
+
+  void check_entry(Entry& e) {
+    if (e.name.empty()) fail_entry("no \"name\"");
+    e.has_times = !std::isnan(e.real_time) || times_seen_ > 0;
+    times_seen_ = 0;
+    if (!e.has_times && !e.aggregate && !e.error && !e.skipped) fail_entry("no \"real_time\"");
+  }
+
+  Run& run_;
+  const std::string& source_;
+  Level level_ = Level::none;
+  int skip_ = 0;  // > 0: inside a nested value that is not read
+  std::string key_;
+  int times_seen_ = 0;
+  bool saw_top_object_ = false;
+  bool saw_context_ = false;
+  bool saw_benchmarks_ = false;
+};
+
+}  // namespace
+
+Run parse_run(std::string text, const std::string& source) {
+  Run run;
+  run.source = source;
+  const std::string json = quote_non_finite(std::move(text));
+  RunBuilder builder(run, source);
+  try {
+    Json::sax_parse(json, &builder);
+  } catch (const nlohmann::json::exception& ex) {
+    throw InputError(source + ": malformed JSON: " + ex.what());
+  }
+  builder.finish();
+  return run;
+}
+
+Run load_run(const std::string& path) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open file");
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    in.seekg(0, std::ios::beg);
+    if (size > 0) {
+      text.resize(static_cast<std::size_t>(size));
+      in.read(text.data(), size);
+    }
+    if (!in && size > 0) throw InputError(path + ": cannot read file");
+  }
+  if (text.find_first_not_of(" \t\r\n") == std::string::npos)
+    throw InputError(path + ": empty file");
+  return parse_run(std::move(text), path);
+}
+
+}  // namespace sync_summary

@@ -1,0 +1,34 @@
+#pragma once
+// Two-sided Mann-Whitney U test, as Google Benchmark's tools/gbench/report.py runs it:
+// scipy.stats.mannwhitneyu(x, y, alternative='two-sided') with scipy's defaults
+// (use_continuity=True, method='auto'). scipy's 'auto' chooses:
+//   - 'exact' when one sample has at most 8 values and there are no ties: p = 2 * P(U >= max(U1,
+//     U2)) under the exact null distribution of U, clipped to 1;
+//   - 'asymptotic' otherwise: z = (U1 - n1*n2/2 - 0.5*sign(U1 - n1*n2/2)) / sigma with the tie
+//     correction sigma^2 = n1*n2/12 * ((n+1) - sum(t^3 - t) / (n*(n-1))), p = 2 * (1 - Phi(|z|)),
+//     clipped to 1; NaN when every value is the same (sigma = 0), as scipy gives.
+// One deviation: above kMaxExactWork the exact distribution is not built and the asymptotic
+// p-value is returned instead (scipy would go on computing); sync_bench runs never get there.
+
+#include <vector>
+
+namespace sync_summary {
+
+enum class UMethod { exact, asymptotic };
+
+struct UTest {
+  double u1 = 0.0;  // U statistic of the first sample (scipy's "statistic")
+  double p = 0.0;   // two-sided p-value
+  UMethod method = UMethod::exact;
+};
+
+// Both samples need at least one value.
+UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
+
+// The two p-value methods on their own (for tests and for the choice above).
+double mwu_p_exact(double u1, int n1, int n2);
+double mwu_p_asymptotic(double u1, int n1, int n2, double tie_term);
+
+inline constexpr double kMaxExactWork = 2e8;  // n1^2 * n2^2 steps of the exact recursion
+
+}  // namespace sync_summary

@@ -1,0 +1,305 @@
+#include "report.hpp"
+
+#include <cmath>
+
+#include "format_number.hpp"
+#include "run_info.hpp"
+
+namespace sync_summary {
+namespace {
+
+// Above this many cells a group is shown long (one row per benchmark) instead of wide.
+constexpr std::size_t kMaxWideCells = 20000;
+const Summary kNoSummary;
+
+bool wide(const Group& g) {
+  return g.runs == 1 && g.rows.size() * g.columns.size() <= kMaxWideCells;
+}
+
+std::vector<std::string> arg_cells(const Group& g, std::size_t row) {
+  std::vector<std::string> cells;
+  for (const auto& k : g.arg_keys) cells.push_back(g.arg(row, k));
+  return cells;
+}
+
+Table start_table(const Group& g, std::string title, bool with_pattern) {
+  Table t;
+  t.title = std::move(title);
+  t.header = g.arg_keys;
+  t.align.assign(g.arg_keys.size(), Align::right);
+  if (with_pattern) {
+    t.header.push_back("pattern");
+    t.align.push_back(Align::left);
+  }
+  return t;
+}
+
+// Calls f(row, col) once per (row, col) that some run has, in table order.
+template <class F>
+void for_each_present(const Group& g, F f) {
+  for (std::size_t i = 0; i < g.cells.size();) {
+    f(g.cells[i].row, g.cells[i].col);
+    std::size_t j = i;
+    while (j < g.cells.size() && g.cells[j].row == g.cells[i].row &&
+           g.cells[j].col == g.cells[i].col)
+      ++j;
+    i = j;
+  }
+}
+
+Summary scaled(Summary s, double factor) {
+  s.center *= factor;
+  s.min *= factor;
+  s.max *= factor;
+  return s;
+}
+
+double center(const Bench* b, const std::string& metric) {
+  return b ? b->summary(metric).center : kNaN;
+}
+
+// "Replay breaks even with Eager at k = 6.5 (between 4 and 8)" and the like.
+std::string break_even(const Group& g, std::size_t col, std::size_t eager, std::size_t run,
+                       const std::string& metric, const std::string& who) {
+  if (g.arg_keys.empty()) return "";
+  const std::string& key = g.arg_keys[0];
+  std::vector<double> xs, ds;  // arg value, eager time - column time (> 0: column is faster)
+  for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    const double x = arg_number(g.arg(r, key));
+    const double d = center(g.at(r, eager, run), metric) - center(g.at(r, col, run), metric);
+    if (!std::isnan(x) && !std::isnan(d)) {
+      xs.push_back(x);
+      ds.push_back(d);
+    }
+  }
+  if (xs.empty()) return "";
+  const std::string name = who + g.columns[col];
+  for (std::size_t i = 1; i < xs.size(); ++i) {
+    if ((ds[i - 1] > 0) == (ds[i] > 0)) continue;
+    const double xb = xs[i - 1] + (xs[i] - xs[i - 1]) * ds[i - 1] / (ds[i - 1] - ds[i]);
+    const std::string where = key + " = " + fmt_value(xb) + " (between " + fmt_axis(xs[i - 1]) +
+                              " and " + fmt_axis(xs[i]) + ")";
+    return name + (ds[i] > 0 ? " breaks even with Eager at " : " falls behind Eager at ") + where;
+  }
+  const std::string range = key + " = " + fmt_axis(xs.front()) + ".." + fmt_axis(xs.back());
+  return name +
+         (ds[0] > 0 ? " is faster than Eager at every " : " is never faster than Eager at ") +
+         range;
+}
+
+}  // namespace
+
+std::string cell_text(const Bench* b, const Summary& s) {
+  if (!b) return "";
+  if (s.valid()) return fmt_summary(s);
+  if (b->status == Status::error) return "error";
+  if (b->status == Status::skipped) return "skipped";
+  return "-";
+}
+
+Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {
+  const std::string title =
+      g.title() + ": " + metric_title(metric) + (g.has_baseline ? ", overhead against Async" : "");
+  if (wide(g)) {
+    Table t = start_table(g, title, false);
+    for (std::size_t c = 0; c < g.columns.size(); ++c) {
+      t.header.push_back(g.columns[c]);
+      if (g.has_baseline && c > 0) {
+        t.header.push_back("+us");
+        t.header.push_back("+%");
+      }
+    }
+    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+      std::vector<std::string> row = arg_cells(g, r);
+      const double base = center(g.baseline(r, 0), metric);
+      for (std::size_t c = 0; c < g.columns.size(); ++c) {
+        const Bench* b = g.at(r, c, 0);
+        const Summary& s = b ? b->summary(metric) : kNoSummary;
+        row.push_back(cell_text(b, s));
+        if (g.has_baseline && c > 0) {
+          row.push_back(s.valid() ? fmt_signed(s.center - base) : "");
+          row.push_back(s.valid() ? fmt_percent((s.center - base) / base) : "");
+        }
+      }
+      t.rows.push_back(std::move(row));
+    }
+    return t;
+  }
+  Table t = start_table(g, title, true);
+  for (const auto& d : runs) {
+    t.header.push_back(d.label);
+    if (g.has_baseline) t.header.push_back(d.label + " +%");
+  }
+  for_each_present(g, [&](std::size_t r, std::size_t c) {
+    std::vector<std::string> row = arg_cells(g, r);
+    row.push_back(g.columns[c]);
+    for (std::size_t run = 0; run < g.runs; ++run) {
+      const Bench* b = g.at(r, c, run);
+      const Summary& s = b ? b->summary(metric) : kNoSummary;
+      row.push_back(cell_text(b, s));
+      if (g.has_baseline) {
+        const double base = center(g.baseline(r, run), metric);
+        row.push_back(s.valid() && c > 0 ? fmt_percent((s.center - base) / base) : "");
+      }
+    }
+    t.rows.push_back(std::move(row));
+  });
+  return t;
+}
+
+Table bandwidth_table(const Group& g, const std::vector<RunData>& runs) {
+  const std::string title = g.title() + ": bandwidth (GB/s)";
+  const auto gbps = [](const Bench* b) {
+    return b ? scaled(b->summary(kBytesPerSecond), 1e-9) : Summary{};
+  };
+  std::vector<bool> copy_col(g.columns.size(), false);
+  for (const auto& cell : g.cells)
+    copy_col[cell.col] = copy_col[cell.col] || cell.bench->has_metric(kBytesPerSecond);
+  if (wide(g)) {
+    Table t = start_table(g, title, false);
+    for (std::size_t c = 0; c < g.columns.size(); ++c)
+      if (copy_col[c]) t.header.push_back(g.columns[c]);
+    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+      std::vector<std::string> row = arg_cells(g, r);
+      for (std::size_t c = 0; c < g.columns.size(); ++c) {
+        if (copy_col[c]) row.push_back(cell_text(g.at(r, c, 0), gbps(g.at(r, c, 0))));
+      }
+      t.rows.push_back(std::move(row));
+    }
+    return t;
+  }
+  Table t = start_table(g, title, true);
+  for (const auto& d : runs) t.header.push_back(d.label);
+  for_each_present(g, [&](std::size_t r, std::size_t c) {
+    if (!copy_col[c]) return;
+    std::vector<std::string> row = arg_cells(g, r);
+    row.push_back(g.columns[c]);
+    for (std::size_t run = 0; run < g.runs; ++run)
+      row.push_back(cell_text(g.at(r, c, run), gbps(g.at(r, c, run))));
+    t.rows.push_back(std::move(row));
+  });
+  return t;
+}
+
+Table speedup_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {
+  const std::size_t eager = g.column_index(std::string(kEagerPattern));
+  const std::string title = g.title() + ": " + metric_title(metric) + ", speed-up against Eager";
+  const auto speedup = [&](std::size_t r, std::size_t c, std::size_t run) {
+    const double t = center(g.at(r, c, run), metric);
+    return fmt_speedup(center(g.at(r, eager, run), metric) / t);
+  };
+  Table t;
+  if (wide(g)) {
+    t = start_table(g, title, false);
+    t.header.push_back(g.columns[eager]);
+    for (std::size_t c = 0; c < g.columns.size(); ++c) {
+      if (c == eager) continue;
+      t.header.push_back(g.columns[c]);
+      t.header.push_back("speed-up");
+    }
+    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+      std::vector<std::string> row = arg_cells(g, r);
+      const Bench* e = g.at(r, eager, 0);
+      row.push_back(cell_text(e, e ? e->summary(metric) : Summary{}));
+      for (std::size_t c = 0; c < g.columns.size(); ++c) {
+        if (c == eager) continue;
+        const Bench* b = g.at(r, c, 0);
+        row.push_back(cell_text(b, b ? b->summary(metric) : Summary{}));
+        row.push_back(b ? speedup(r, c, 0) : "");
+      }
+      t.rows.push_back(std::move(row));
+    }
+  } else {
+    t = start_table(g, title, true);
+    for (const auto& d : runs) {
+      t.header.push_back(d.label);
+      t.header.push_back(d.label + " speed-up");
+    }
+    for_each_present(g, [&](std::size_t r, std::size_t c) {
+      std::vector<std::string> row = arg_cells(g, r);
+      row.push_back(g.columns[c]);
+      for (std::size_t run = 0; run < g.runs; ++run) {
+        const Bench* b = g.at(r, c, run);
+        row.push_back(cell_text(b, b ? b->summary(metric) : Summary{}));
+        row.push_back(b && c != eager ? speedup(r, c, run) : "");
+      }
+      t.rows.push_back(std::move(row));
+    });
+  }
+  for (std::size_t run = 0; run < g.runs; ++run) {
+    const std::string who = g.runs > 1 ? runs[run].label + ": " : "";
+    for (std::size_t c = 0; c < g.columns.size(); ++c) {
+      if (c == eager) continue;
+      std::string line = break_even(g, c, eager, run, metric, who);
+      if (!line.empty()) t.notes.push_back(line);
+    }
+  }
+  return t;
+}
+
+Table problems_table(const std::vector<RunData>& runs) {
+  Table t;
+  t.title = "Errored or skipped benchmarks";
+  if (runs.size() > 1) t.header.push_back("run");
+  for (const char* h : {"benchmark", "status", "reason"}) t.header.push_back(h);
+  t.align.assign(t.header.size(), Align::left);
+  for (const auto& d : runs) {
+    for (const Bench& b : d.benches) {
+      if (b.status == Status::ok) continue;
+      std::string status = b.status == Status::error ? "error" : "skipped";
+      if (b.failed < b.repetitions && b.repetitions > 1)
+        status += " (" + std::to_string(b.failed) + " of " + std::to_string(b.repetitions) +
+                  " repetitions)";
+      std::vector<std::string> row;
+      if (runs.size() > 1) row.push_back(d.label);
+      row.push_back(b.name.identity);
+      row.push_back(status);
+      row.push_back(b.reason.empty() ? "(no message)" : b.reason);
+      t.rows.push_back(std::move(row));
+    }
+  }
+  return t;
+}
+
+Document build_report(const std::vector<RunData>& runs, const ReportOptions& options) {
+  Document doc;
+  const std::string& metric = options.metric;
+  std::size_t max_reps = 1;
+  for (const auto& d : runs)
+    for (const auto& b : d.benches) max_reps = std::max(max_reps, b.summary(metric).n);
+
+  if (runs.size() == 1) {
+    doc.heading("sync_summary report: " + runs[0].label);
+    doc.bullets(run_header_lines(runs[0]));
+  } else {
+    std::string names;
+    for (const auto& d : runs) names += (names.empty() ? "" : " vs ") + d.label;
+    doc.heading("sync_summary report: " + names);
+    doc.table(runs_table(runs));
+  }
+  std::vector<std::string> how = {
+      "values: " + metric_title(metric) +
+      (metric == kRealTime ? ", the GPU time per step (manual timing)" : "")};
+  how.push_back(
+      "+us and +%: against Async of the same family, dtype, backend and args; "
+      "speed-up: Eager time / time");
+  if (max_reps > 1)
+    how.push_back(
+        "repetitions: median of each benchmark's repetitions; ± is their coefficient of "
+        "variation (min and max in --format=csv)");
+  doc.bullets(how);
+
+  if (options.tidy) doc.tidy = report_tidy(runs, metric);
+  if (!options.tables) return doc;
+  for (const Group& g : build_groups(runs)) {
+    const bool graph = g.column_index(std::string(kEagerPattern)) < g.columns.size();
+    if (g.has_baseline || (!g.copy && !graph)) doc.table(overhead_table(g, runs, metric));
+    if (g.copy) doc.table(bandwidth_table(g, runs));
+    if (graph) doc.table(speedup_table(g, runs, metric));
+  }
+  Table problems = problems_table(runs);
+  if (!problems.rows.empty()) doc.table(std::move(problems));
+  return doc;
+}
+
+}  // namespace sync_summary

@@ -1,0 +1,54 @@
+#pragma once
+// One Google Benchmark JSON file as written, before any interpretation: the context fields and
+// one Entry per element of "benchmarks". Field names follow json_reporter.cc of 1.7.1 and 1.8.3.
+
+#include <limits>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "time_unit.hpp"
+
+namespace sync_summary {
+
+struct Counter {
+  std::string name;
+  double value = 0.0;
+};
+
+struct Entry {
+  std::string name;            // "name": with GB suffixes and, for aggregates, "_mean" etc.
+  std::string run_name;        // "run_name": the name without the aggregate suffix
+  bool aggregate = false;      // "run_type": "aggregate" (else "iteration")
+  std::string aggregate_name;  // mean, median, stddev, cv, or a user statistic
+  bool percentage = false;     // "aggregate_unit": "percentage" (the cv row: a fraction)
+  long long repetitions = 0;
+  long long repetition_index = -1;
+  long long threads = 1;
+  double iterations = 0.0;
+  bool has_times = false;  // real_time and cpu_time present (BigO/RMS rows have neither)
+  double real_time = std::numeric_limits<double>::quiet_NaN();
+  double cpu_time = std::numeric_limits<double>::quiet_NaN();
+  TimeUnit unit = TimeUnit::ns;
+  bool error = false;    // "error_occurred": SkipWithError, times meaningless
+  bool skipped = false;  // "skipped" (1.8): SkipWithMessage
+  std::string message;   // error_message or skip_message
+  std::string label;
+  std::vector<Counter> counters;  // every other numeric field: user counters
+};
+
+struct Run {
+  std::string source;                                       // file name as given ("-": stdin)
+  std::map<std::string, std::string, std::less<>> context;  // scalar context fields as text
+  std::vector<Entry> entries;
+
+  // The context field, or "" when the run does not have it.
+  std::string_view context_value(std::string_view key) const {
+    auto it = context.find(key);
+    return it == context.end() ? std::string_view() : std::string_view(it->second);
+  }
+};
+
+}  // namespace sync_summary

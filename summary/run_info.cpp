@@ -1,0 +1,136 @@
+#include "run_info.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+namespace sync_summary {
+namespace {
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c));
+  });
+}
+
+std::string file_stem(const std::string& path) {
+  if (path == "-") return "stdin";
+  const auto slash = path.find_last_of("/\\");
+  std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = base.rfind('.');
+  if (dot != std::string::npos && dot > 0) base.erase(dot);
+  return base;
+}
+
+bool distinct(const std::vector<std::string>& v) {
+  if (std::any_of(v.begin(), v.end(), [](const std::string& s) { return s.empty(); })) return false;
+  return std::set<std::string>(v.begin(), v.end()).size() == v.size();
+}
+
+}  // namespace
+
+std::string context_or_unknown(const Run& run, std::string_view key) {
+  const auto v = run.context_value(key);
+  return v.empty() ? "?" : std::string(v);
+}
+
+std::string cuda_version_text(std::string_view raw) {
+  if (raw.empty()) return "?";
+  if (!all_digits(raw) || raw.size() < 4 || raw.size() > 9) return std::string(raw);
+  const long v = std::stol(std::string(raw));
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (" +
+         std::string(raw) + ")";
+}
+
+std::string gpu_text(const Run& run) {
+  std::string t = context_or_unknown(run, "gpu_name");
+  std::vector<std::string> facts;
+  if (auto cc = run.context_value("gpu_cc"); !cc.empty()) facts.push_back("cc " + std::string(cc));
+  if (auto sm = run.context_value("gpu_sm_count"); !sm.empty())
+    facts.push_back(std::string(sm) + " SMs");
+  if (auto mem = run.context_value("gpu_memory_gib"); !mem.empty())
+    facts.push_back(std::string(mem) + " GiB");
+  if (auto clk = run.context_value("sm_clock_mhz_start"); !clk.empty())
+    facts.push_back("SM clock " + std::string(clk) + " MHz at start");
+  if (!facts.empty()) {
+    t += " (";
+    for (std::size_t i = 0; i < facts.size(); ++i) t += (i ? ", " : "") + facts[i];
+    t += ")";
+  }
+  return t;
+}
+
+std::vector<std::string> run_header_lines(const RunData& d) {
+  const Run& r = d.run;
+  std::vector<std::string> lines;
+  lines.push_back("file: " + r.source);
+  lines.push_back("GPU: " + gpu_text(r));
+  lines.push_back("driver: " + cuda_version_text(r.context_value("driver_version")) +
+                  ", CUDA runtime: " + cuda_version_text(r.context_value("runtime_version")) +
+                  ", cuBLAS: " + context_or_unknown(r, "cublas_version"));
+  lines.push_back("host wait mode: " + context_or_unknown(r, "host_wait_mode"));
+  lines.push_back("date: " + context_or_unknown(r, "date") +
+                  ", host: " + context_or_unknown(r, "host_name") +
+                  ", sync_bench: " + context_or_unknown(r, "sync_bench_version"));
+  return lines;
+}
+
+Table runs_table(const std::vector<RunData>& runs) {
+  Table t;
+  t.title = "Runs";
+  t.header = {"run", "file", "GPU", "driver", "CUDA runtime", "wait mode", "date"};
+  t.align.assign(t.header.size(), Align::left);
+  for (const auto& d : runs) {
+    const Run& r = d.run;
+    t.rows.push_back({d.label, r.source, gpu_text(r),
+                      cuda_version_text(r.context_value("driver_version")),
+                      cuda_version_text(r.context_value("runtime_version")),
+                      context_or_unknown(r, "host_wait_mode"), context_or_unknown(r, "date")});
+  }
+  return t;
+}
+
+void assign_labels(std::vector<RunData>& runs, const std::vector<std::string>& explicit_labels) {
+  if (!explicit_labels.empty() && explicit_labels.size() == runs.size()) {
+    for (std::size_t i = 0; i < runs.size(); ++i) runs[i].label = explicit_labels[i];
+    return;
+  }
+  std::vector<std::string> labels;
+  for (const auto& d : runs) labels.push_back(file_stem(d.run.source));
+  if (!distinct(labels)) {
+    for (const char* key : {"host_wait_mode", "gpu_name", "driver_version", "date"}) {
+      std::vector<std::string> values;
+      for (const auto& d : runs) values.emplace_back(d.run.context_value(key));
+      if (distinct(values)) {
+        labels = values;
+        break;
+      }
+    }
+  }
+  if (!distinct(labels)) {
+    for (std::size_t i = 0; i < labels.size(); ++i) labels[i] += "#" + std::to_string(i + 1);
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) runs[i].label = labels[i];
+}
+
+std::vector<std::string> context_differences(const Run& a, const Run& b) {
+  std::vector<std::string> diffs;
+  for (const char* key :
+       {"gpu_name", "gpu_cc", "driver_version", "runtime_version", "host_wait_mode"}) {
+    const auto x = a.context_value(key);
+    const auto y = b.context_value(key);
+    if (x != y) {
+      diffs.push_back(std::string(key) + ": '" + (x.empty() ? "?" : std::string(x)) + "' vs '" +
+                      (y.empty() ? "?" : std::string(y)) + "'");
+    }
+  }
+  return diffs;
+}
+
+std::string metric_title(const std::string& metric) {
+  if (metric == kRealTime) return "time per step (us)";
+  if (metric == kCpuTime) return "CPU time per step (us)";
+  return metric + " per step";
+}
+
+}  // namespace sync_summary

@@ -1,0 +1,34 @@
+#pragma once
+// What a run says about the machine it ran on: header lines, run labels, and the context
+// differences that make two runs hard to compare.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "benchmarks.hpp"
+#include "document.hpp"
+
+namespace sync_summary {
+
+// A context field, "?" when the run does not have it.
+std::string context_or_unknown(const Run& run, std::string_view key);
+// A CUDA version integer (13000) as "13.0 (13000)"; other text as it is; "?" when missing.
+std::string cuda_version_text(std::string_view raw);
+std::string gpu_text(const Run& run);  // "NVIDIA H100 (cc 9.0, 132 SMs, 79.1 GiB)"
+
+std::vector<std::string> run_header_lines(const RunData& data);
+Table runs_table(const std::vector<RunData>& runs);
+
+// Labels from the file names; where names collide, from the first context field that tells the
+// runs apart (wait mode, GPU, driver, date); explicit labels win when given (one per run).
+void assign_labels(std::vector<RunData>& runs, const std::vector<std::string>& explicit_labels);
+
+// "gpu_name: 'A' vs 'B'" for each machine field (GPU, compute capability, driver, runtime,
+// wait mode) that differs between the runs.
+std::vector<std::string> context_differences(const Run& a, const Run& b);
+
+// How a metric is described in titles: "time per step (us)", "host_us per step".
+std::string metric_title(const std::string& metric);
+
+}  // namespace sync_summary

@@ -1,0 +1,29 @@
+#pragma once
+// Summary statistics of a benchmark's repetitions.
+
+#include <cstddef>
+#include <limits>
+#include <vector>
+
+namespace sync_summary {
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Spread {
+  std::size_t n = 0;
+  double median = kNaN;
+  double mean = kNaN;
+  double min = kNaN;
+  double max = kNaN;
+  double stddev = kNaN;  // sample standard deviation (n - 1), as Google Benchmark computes it
+  double cv = kNaN;      // stddev / mean, a fraction; NaN below two values or for mean 0
+};
+
+double median(std::vector<double> values);
+Spread describe(const std::vector<double>& values);
+
+// Relative change as Google Benchmark's report.py calculate_change: (new - old) / |old|, with
+// old == 0 guarded (0 when both are 0, else (new - old) / mean(old, new)). A fraction.
+double relative_change(double old_value, double new_value);
+
+}  // namespace sync_summary

@@ -1,0 +1,26 @@
+#pragma once
+// A line chart written as a self-contained SVG document: log or linear x, linear y, a legend,
+// one polyline with point markers per series. Deterministic text, so charts can be golden files.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sync_summary {
+
+struct Series {
+  std::string label;
+  std::vector<std::pair<double, double>> points;  // (x, y), x ascending
+};
+
+struct Chart {
+  std::string title;
+  std::string x_label;
+  std::string y_label;
+  bool log_x = true;
+  std::vector<Series> series;
+};
+
+std::string render_svg(const Chart& chart);
+
+}  // namespace sync_summary
