@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "errors.hpp"
+
 namespace sync_summary {
 namespace {
 
@@ -107,7 +109,12 @@ RunData digest(Run run) {
                            : std::string_view(e.run_name);
     auto known = by_name.find(key);
     if (known == by_name.end()) {
-      BenchName name = parse_name(key);
+      BenchName name;
+      try {
+        name = parse_name(key);
+      } catch (const InputError& e) {
+        throw InputError(d.run.source + ": " + e.what());
+      }
       auto [it, inserted] = d.by_identity.try_emplace(name.identity, d.benches.size());
       if (inserted) {
         d.benches.emplace_back();

@@ -72,12 +72,6 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       res.only_base.push_back(b.name.identity);
       continue;
     }
-    if (b.unit != n->unit) {
-      res.not_compared.emplace_back(
-          b.name.identity, "time unit differs: " + std::string(unit_name(b.unit)) + " vs " +
-                               std::string(unit_name(n->unit)));
-      continue;
-    }
     Comparison c;
     c.identity = b.name.identity;
     c.unit = b.unit;
@@ -92,6 +86,12 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
         why += n->status == Status::ok ? "no " + options.metric + " in NEW" : failure("NEW", *n);
       }
       res.not_compared.emplace_back(c.identity, why);
+      continue;
+    }
+    if (b.unit != n->unit) {  // matched on name and time unit, as report.py does
+      res.not_compared.emplace_back(
+          c.identity, "time unit differs: " + std::string(unit_name(b.unit)) + " vs " +
+                          std::string(unit_name(n->unit)));
       continue;
     }
     c.change = relative_change(c.base.center, c.next.center);

@@ -45,10 +45,9 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(false); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t position, const std::string&,
+  bool parse_error(std::size_t, const std::string&,
                    const nlohmann::detail::exception& ex) override {
-    throw InputError(source_ + ": malformed JSON near byte " + std::to_string(position) + ": " +
-                     clean_message(ex.what()));
+    throw InputError(source_ + ": malformed JSON: " + clean_message(ex.what()));
   }
 
   void finish() const {

@@ -33,15 +33,14 @@ double mwu_p_exact(double u1, int n1, int n2) {
 
 double mwu_p_asymptotic(double u1, int n1, int n2, double tie_term) {
   const double mu = n1 * static_cast<double>(n2) / 2.0;
+  const double u = std::max(u1, 2.0 * mu - u1);
   const double n = static_cast<double>(n1) + n2;
   const double sigma =
       std::sqrt(n1 * static_cast<double>(n2) / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0))));
-  double numerator = u1 - mu;
-  numerator -= 0.5 * ((numerator > 0) - (numerator < 0));  // continuity correction
-  const double z = numerator / sigma;
-  if (std::isnan(z)) return z;
-  // 2 * min(cdf(z), sf(z)) of the standard normal.
-  return std::min(1.0, std::erfc(std::abs(z) / std::sqrt(2.0)));
+  const double z = (u - mu - 0.5) / sigma;  // continuity correction: toward the mean
+  if (std::isnan(z)) return 1.0;            // one value in all (n = 1 + 1 and a tie)
+  // 2 * Phi(-z) = erfc(z / sqrt(2)); z = -inf (sigma = 0) gives 2, clipped.
+  return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
 
 UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y) {

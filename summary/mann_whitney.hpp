@@ -1,12 +1,14 @@
 #pragma once
 // Two-sided Mann-Whitney U test, as Google Benchmark's tools/gbench/report.py runs it:
 // scipy.stats.mannwhitneyu(x, y, alternative='two-sided') with scipy's defaults
-// (use_continuity=True, method='auto'). scipy's 'auto' chooses:
-//   - 'exact' when one sample has at most 8 values and there are no ties: p = 2 * P(U >= max(U1,
-//     U2)) under the exact null distribution of U, clipped to 1;
-//   - 'asymptotic' otherwise: z = (U1 - n1*n2/2 - 0.5*sign(U1 - n1*n2/2)) / sigma with the tie
-//     correction sigma^2 = n1*n2/12 * ((n+1) - sum(t^3 - t) / (n*(n-1))), p = 2 * (1 - Phi(|z|)),
-//     clipped to 1; NaN when every value is the same (sigma = 0), as scipy gives.
+// (use_continuity=True, method='auto'); checked against scipy 1.17.1. With U1 the statistic of x
+// (ranks averaged over ties), U = max(U1, n1*n2 - U1), 'auto' chooses:
+//   - 'exact' when a sample has at most 8 values and there are no ties: p = 2 * P(U' >= U) under
+//     the exact null distribution of U', clipped to 1;
+//   - 'asymptotic' otherwise (both samples above 8 values, or ties): the normal approximation
+//     with tie correction and continuity correction, z = (U - n1*n2/2 - 0.5) / sigma with
+//     sigma^2 = n1*n2/12 * ((n+1) - sum(t^3 - t) / (n*(n-1))) over groups of t tied values,
+//     p = 2 * Phi(-z), clipped to 1 (so 1 when every value is the same).
 // One deviation: above kMaxExactWork the exact distribution is not built and the asymptotic
 // p-value is returned instead (scipy would go on computing); sync_bench runs never get there.
 

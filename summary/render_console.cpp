@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <sstream>
 #include <string>
 
 #include "render.hpp"
@@ -28,18 +29,16 @@ void table(const Table& t, std::ostream& out) {
       w[c] = std::max(w[c], width(row[c]));
   }
   const auto align = [&](std::size_t c) { return c < t.align.size() ? t.align[c] : Align::right; };
+  // One row: columns two blanks apart, no trailing blanks.
   const auto line = [&](const std::vector<std::string>& cells) {
+    std::ostringstream text;
     for (std::size_t c = 0; c < w.size(); ++c) {
-      if (c > 0) out << "  ";
-      const std::string empty;
-      const std::string& cell = c < cells.size() ? cells[c] : empty;
-      // The last column is not padded on the right: no trailing blanks.
-      if (c + 1 == w.size() && align(c) == Align::left)
-        out << cell;
-      else
-        pad(out, cell, w[c], align(c));
+      if (c > 0) text << "  ";
+      pad(text, c < cells.size() ? cells[c] : std::string(), w[c], align(c));
     }
-    out << "\n";
+    std::string s = text.str();
+    s.erase(s.find_last_not_of(' ') + 1);
+    out << s << "\n";
   };
   line(t.header);
   std::size_t total = 0;

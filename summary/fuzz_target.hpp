@@ -1,0 +1,12 @@
+#pragma once
+// One input through the whole of sync_summary, as a file would go: parse, digest, report,
+// dtypes and compare in every format, charts. Used by the libFuzzer target (fuzz_summary.cpp)
+// and by the tests that replay its findings. Returns 0 (accepted) or 2 (refused with a message).
+
+#include <string>
+
+namespace sync_summary {
+
+int fuzz_one_input(const std::string& text);
+
+}  // namespace sync_summary

@@ -1,0 +1,130 @@
+// The command line: help, exit codes, one message on bad input or bad usage.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "test_util.hpp"
+
+namespace sync_summary {
+namespace {
+
+using test::contains;
+using test::data_path;
+using test::run;
+
+TEST(Cli, HelpForEachCommand) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"}, {"-h"}, {"help"}}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.rc, 0);
+    EXPECT_TRUE(contains(r.out, "usage: sync_summary COMMAND"));
+  }
+  for (const char* cmd : {"report", "dtypes", "compare"}) {
+    const auto r = run({cmd, "--help"});
+    EXPECT_EQ(r.rc, 0) << cmd;
+    EXPECT_TRUE(contains(r.out, std::string("usage: sync_summary ") + cmd)) << cmd;
+    EXPECT_TRUE(r.err.empty());
+    EXPECT_EQ(run({"help", cmd}).out, r.out);
+  }
+  EXPECT_TRUE(contains(run({"compare", "--help"}).out, "--threshold=PCT"));
+}
+
+TEST(Cli, BadUsageExitsTwoWithOneMessage) {
+  const std::vector<std::vector<std::string>> cases = {
+      {},
+      {"summarize", "x.json"},
+      {"report"},
+      {"report", "--frobnicate", data_path("gb171_run.json")},
+      {"report", "--format=html", data_path("gb171_run.json")},
+      {"report", "--threshold=5", data_path("gb171_run.json")},  // a compare flag
+      {"report", "--filter=(", data_path("gb171_run.json")},
+      {"report", "--labels=a,b", data_path("gb171_run.json")},
+      {"report", "-x", data_path("gb171_run.json")},
+      {"report", data_path("gb171_run.json"), "--format"},
+      {"compare", data_path("gb171_run.json")},
+      {"compare", "--alpha=2", data_path("gb171_run.json"), data_path("gb171_run.json")},
+      {"compare", "--threshold=abc", data_path("gb171_run.json"), data_path("gb171_run.json")},
+  };
+  for (const auto& args : cases) {
+    const auto r = run(args);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.rc, 2) << joined;
+    EXPECT_TRUE(r.out.empty()) << joined;
+    EXPECT_EQ(r.err.rfind("sync_summary: ", 0), 0u) << joined << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << joined << r.err;
+  }
+  EXPECT_TRUE(
+      contains(run({"report", "--frobnicate", "x.json"}).err, "unknown flag '--frobnicate'"));
+  EXPECT_TRUE(contains(run({"summarize"}).err, "unknown command 'summarize'"));
+}
+
+TEST(Cli, BadInputExitsTwoWithOneMessage) {
+  for (const char* f : {"empty_file.json", "empty_run.json", "malformed_truncated.json",
+                        "malformed_trailing_comma.json", "not_gb_trace.json", "not_gb_array.json",
+                        "unknown_name.json", "wrong_types.json", "does_not_exist.json"}) {
+    for (const char* cmd : {"report", "dtypes"}) {
+      const auto r = run({cmd, data_path(f)});
+      EXPECT_EQ(r.rc, 2) << f;
+      EXPECT_TRUE(r.out.empty()) << f;
+      EXPECT_TRUE(contains(r.err, f)) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+    EXPECT_EQ(run({"compare", data_path("gb171_run.json"), data_path(f)}).rc, 2) << f;
+  }
+}
+
+TEST(Cli, ReportFormatsAndFilter) {
+  const std::string f = data_path("gb171_run.json");
+  const auto console = run({"report", f});
+  EXPECT_EQ(console.rc, 0);
+  EXPECT_TRUE(contains(console.out, "NullKernel: time per step (us), overhead against Async"));
+  const auto md = run({"report", "--format=markdown", f});
+  EXPECT_TRUE(contains(md.out, "| n | Async | DeviceSync | +us | +% |"));
+  EXPECT_TRUE(contains(md.out, "|---:|---:|"));
+  const auto csv = run({"report", "--format", "csv", f});
+  EXPECT_EQ(csv.out.rfind("run,benchmark,family,", 0), 0u);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 68);
+  const auto filtered = run({"report", "--filter=^HostCopy/", f});
+  EXPECT_TRUE(contains(filtered.out, "HostCopy: bandwidth"));
+  EXPECT_FALSE(contains(filtered.out, "NullKernel"));
+  const auto none = run({"report", "--filter=^Nothing", f});
+  EXPECT_EQ(none.rc, 2);
+  EXPECT_TRUE(contains(none.err, "no benchmark matches"));
+}
+
+TEST(Cli, CompareExitCodes) {
+  const auto reg = run({"compare", data_path("compare_base.json"), data_path("compare_new.json")});
+  EXPECT_EQ(reg.rc, 1);
+  EXPECT_TRUE(contains(reg.out, "Result: 4 regressions"));
+  const auto same =
+      run({"compare", data_path("compare_base.json"), data_path("compare_base.json")});
+  EXPECT_EQ(same.rc, 0);
+  EXPECT_TRUE(contains(same.out, "Result: no regression"));
+  const auto loose = run({"compare", "--threshold=250", data_path("compare_base.json"),
+                          data_path("compare_new.json")});
+  EXPECT_EQ(loose.rc, 0);
+  const auto filtered = run({"compare", "--filter=StreamSync", data_path("compare_base.json"),
+                             data_path("compare_new.json")});
+  EXPECT_EQ(filtered.rc, 0);  // only the improvement is left
+  EXPECT_TRUE(contains(filtered.out, "improvement"));
+  const auto warn =
+      run({"compare", data_path("gb171_reps.json"), data_path("gb171_blocking.json")});
+  EXPECT_TRUE(contains(warn.err, "warning: runs differ in host_wait_mode: 'spin' vs 'blocking'"));
+  EXPECT_TRUE(contains(warn.out, "WARNING: the runs come from different machines or settings"));
+}
+
+TEST(Cli, SvgChartsAreWritten) {
+  const std::string dir = testing::TempDir() + "sync_summary_svg_cli";
+  std::filesystem::remove_all(dir);
+  const auto r = run({"report", "--svg=" + dir, data_path("gb171_run.json")});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(contains(r.err, "wrote 3 SVG charts to " + dir));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/overhead-SmallGemm_cublas_DeviceSync.svg"));
+  EXPECT_TRUE(std::filesystem::exists(dir + "/bandwidth-HostCopy.svg"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace sync_summary

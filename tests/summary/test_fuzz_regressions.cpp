@@ -1,0 +1,54 @@
+// Inputs the fuzzer (summary/fuzz_summary.cpp, scripts/fuzz_summary.sh) once crashed on, kept in
+// tests/data/fuzz/, plus every bad-input fixture: the whole pipeline must answer with exit 0 or
+// 2 and never crash. The fuzz target itself is fuzz_one_input below, shared with the fuzzer.
+
+#include <gtest/gtest.h>
+
+#include "fuzz_target.hpp"
+#include "test_util.hpp"
+
+namespace sync_summary {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(FuzzRegressions, EveryKeptInputIsHandled) {
+  std::size_t n = 0;
+  for (const char* dir : {"fuzz", "."}) {
+    const fs::path p = fs::path(SYNC_SUMMARY_TEST_DATA) / dir;
+    if (!fs::exists(p)) continue;
+    for (const auto& e : fs::directory_iterator(p)) {
+      if (!e.is_regular_file()) continue;
+      const std::string text = test::read_file(e.path().string());
+      const int rc = fuzz_one_input(text);
+      EXPECT_TRUE(rc == 0 || rc == 2) << e.path() << " rc " << rc;
+      ++n;
+    }
+  }
+  EXPECT_GT(n, 10u);
+}
+
+TEST(FuzzRegressions, HandWrittenNastyInputs) {
+  const std::string nasty[] = {
+      "",
+      "{",
+      std::string(100000, '['),
+      std::string(100000, '{'),
+      "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": 1e308, "
+      "\"cpu_time\": -1e308, \"time_unit\": \"s\", \"repetitions\": -5}]}",
+      "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/Async/n:1\", \"real_time\": 0}, "
+      "{\"name\": \"A/B/n:1\", \"real_time\": NaN}, {\"name\": \"A/Eager/n:x\", \"real_time\": "
+      "Infinity}, {\"name\": \"A/C/n:1\", \"real_time\": 1, \"bytes_per_second\": -Infinity}]}",
+      "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"run_name\": \"\", \"run_type\": "
+      "\"aggregate\", \"aggregate_name\": \"cv\", \"real_time\": 1}]}",
+      "{\"context\": {\"a\": \"\\u0000\\ud83d\\ude00\"}, \"benchmarks\": [{\"name\": \"A/B\", "
+      "\"real_time\": 1, \"label\": \"\\\"|,\\n\"}]}",
+  };
+  for (const auto& text : nasty) {
+    const int rc = fuzz_one_input(text);
+    EXPECT_TRUE(rc == 0 || rc == 2) << text.substr(0, 80);
+  }
+}
+
+}  // namespace
+}  // namespace sync_summary

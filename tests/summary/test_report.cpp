@@ -1,0 +1,263 @@
+// report and dtypes: the numbers in the tables, their order, bandwidth, speed-up and
+// break-even, failures, several runs side by side, labels, csv and charts.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "charts.hpp"
+#include "dtypes.hpp"
+#include "format_number.hpp"
+#include "gb_json.hpp"
+#include "render.hpp"
+#include "report.hpp"
+#include "run_info.hpp"
+#include "test_util.hpp"
+
+namespace sync_summary {
+namespace {
+
+using test::contains;
+using test::data_path;
+
+std::vector<RunData> load(std::initializer_list<const char*> names) {
+  std::vector<RunData> runs;
+  for (const char* n : names) runs.push_back(digest(load_run(data_path(n))));
+  assign_labels(runs, {});
+  return runs;
+}
+
+const Table& table(const Document& doc, const std::string& title) {
+  for (const Block& b : doc.blocks)
+    if (b.kind == Block::Kind::table && b.table.title == title) return b.table;
+  throw std::runtime_error("no table '" + title + "'");
+}
+
+std::size_t column(const Table& t, const std::string& header, std::size_t nth = 0) {
+  for (std::size_t c = 0; c < t.header.size(); ++c)
+    if (t.header[c] == header && nth-- == 0) return c;
+  throw std::runtime_error("no column '" + header + "' in " + t.title);
+}
+
+const std::vector<std::string>& row(const Table& t, const std::string& first_cell) {
+  for (const auto& r : t.rows)
+    if (!r.empty() && r[0] == first_cell) return r;
+  throw std::runtime_error("no row '" + first_cell + "' in " + t.title);
+}
+
+double real(const RunData& d, const std::string& identity) {
+  return d.find(identity)->summary(kRealTime).center;
+}
+
+TEST(Report, OverheadAgainstAsyncPerDtypeAndSize) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "SmallGemm fp16 cublas: time per step (us), overhead against Async");
+  EXPECT_EQ(t.header[0], "n");
+  EXPECT_EQ(t.header[1], "Async");
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0][0], "256");  // sorted by value, not as text
+  EXPECT_EQ(t.rows[1][0], "512");
+  EXPECT_EQ(t.rows[2][0], "1024");
+  const double async = real(runs[0], "SmallGemm/Async/fp16/cublas/n:512");
+  const double sync = real(runs[0], "SmallGemm/DeviceSync/fp16/cublas/n:512");
+  const auto& r = row(t, "512");
+  const std::size_t c = column(t, "DeviceSync");
+  EXPECT_EQ(r[1], fmt_value(async));
+  EXPECT_EQ(r[c], fmt_value(sync));
+  EXPECT_EQ(r[c + 1], fmt_signed(sync - async));
+  EXPECT_EQ(r[c + 2], fmt_percent((sync - async) / async));
+  EXPECT_EQ(r[c + 1], "+7.001");  // the fake bench adds 7 us to each step
+}
+
+TEST(Report, BandwidthTableForCopies) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "HostCopy: bandwidth (GB/s)");
+  const std::size_t pinned = column(t, "D2H/pinned/memcpy_async");
+  const std::size_t pageable = column(t, "D2H/pageable/memcpy_async");
+  const auto& r = row(t, "268435456");
+  const double gbps = runs[0]
+                          .find("HostCopy/D2H/pinned/memcpy_async/bytes:268435456")
+                          ->summary(kBytesPerSecond)
+                          .center *
+                      1e-9;
+  EXPECT_EQ(r[pinned], fmt_value(gbps));
+  EXPECT_GT(std::stod(r[pinned]), 3 * std::stod(r[pageable]));  // pinned beats pageable
+}
+
+TEST(Report, SpeedupAndBreakEvenForGraphs) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "GraphReplay: time per step (us), speed-up against Eager");
+  const auto& d = runs[0];
+  const auto& r = row(t, "16");
+  EXPECT_EQ(r[column(t, "speed-up")],
+            fmt_speedup(real(d, "GraphReplay/Eager/k:16") / real(d, "GraphReplay/Replay/k:16")));
+  // Replay is slower at k=1 and faster at k=4: break-even by linear interpolation in between.
+  const double d1 = real(d, "GraphReplay/Eager/k:1") - real(d, "GraphReplay/Replay/k:1");
+  const double d4 = real(d, "GraphReplay/Eager/k:4") - real(d, "GraphReplay/Replay/k:4");
+  ASSERT_LT(d1, 0);
+  ASSERT_GT(d4, 0);
+  const double k = 1 + 3 * d1 / (d1 - d4);
+  ASSERT_EQ(t.notes.size(), 1u);
+  EXPECT_EQ(t.notes[0],
+            "Replay breaks even with Eager at k = " + fmt_value(k) + " (between 1 and 4)");
+}
+
+TEST(Report, FailuresAreListedNotDropped) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& p = table(doc, "Errored or skipped benchmarks");
+  ASSERT_EQ(p.rows.size(), 1u);
+  EXPECT_EQ(p.rows[0],
+            (std::vector<std::string>{"SmallGemm/DeviceSync/fp8/cublaslt/n:512", "error",
+                                      "fp8 GEMMs need compute capability 8.9 or newer"}));
+  EXPECT_EQ(row(table(doc, "SmallGemm fp8 cublaslt: time per step (us)"), "512")[1], "error");
+
+  const Document skipped = build_report(load({"gb183_skipped.json"}), ReportOptions{});
+  const Table& ps = table(skipped, "Errored or skipped benchmarks");
+  EXPECT_EQ(ps.rows.size(), 2u);
+  EXPECT_EQ(row(ps, "NullKernel/DeviceSync")[1], "skipped");
+  EXPECT_EQ(row(ps, "NullKernel/StreamSync")[1], "error");
+}
+
+TEST(Report, RepetitionsShowMedianAndSpread) {
+  const auto runs = load({"gb171_reps.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "NullKernel: time per step (us), overhead against Async");
+  const Summary s = runs[0].find("NullKernel/DeviceSync")->summary(kRealTime);
+  EXPECT_EQ(t.rows[0][column(t, "DeviceSync")], fmt_summary(s));
+  EXPECT_TRUE(contains(fmt_summary(s), " ±"));
+  std::ostringstream out;
+  render_console(doc, out);
+  EXPECT_TRUE(contains(out.str(), "repetitions: median of each benchmark's repetitions"));
+}
+
+TEST(Report, SeveralRunsSideBySide) {
+  const auto runs = load({"gb171_reps.json", "gb171_blocking.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& runs_t = table(doc, "Runs");
+  EXPECT_EQ(runs_t.rows[0][0], "gb171_reps");
+  EXPECT_EQ(runs_t.rows[1][0], "gb171_blocking");
+  EXPECT_EQ(runs_t.rows[1][5], "blocking");
+  const Table& t = table(doc, "SmallGemm fp16 cublas: time per step (us), overhead against Async");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"n", "pattern", "gb171_reps", "gb171_reps +%",
+                                                "gb171_blocking", "gb171_blocking +%"}));
+  ASSERT_EQ(t.rows.size(), 9u);  // 3 sizes x 3 patterns
+  EXPECT_EQ(t.rows[1][0], "256");
+  EXPECT_EQ(t.rows[1][1], "DeviceSync");
+  EXPECT_EQ(
+      t.rows[1][4],
+      fmt_summary(runs[1].find("SmallGemm/DeviceSync/fp16/cublas/n:256")->summary(kRealTime)));
+}
+
+TEST(Report, LabelsFromFileContextOrFlag) {
+  std::vector<RunData> runs(2);
+  runs[0].run.source = "a/run.json";
+  runs[1].run.source = "b/run.json";
+  runs[0].run.context["host_wait_mode"] = "spin";
+  runs[1].run.context["host_wait_mode"] = "blocking";
+  assign_labels(runs, {});
+  EXPECT_EQ(runs[0].label, "spin");
+  EXPECT_EQ(runs[1].label, "blocking");
+  runs[1].run.context["host_wait_mode"] = "spin";
+  assign_labels(runs, {});
+  EXPECT_EQ(runs[0].label, "run#1");
+  EXPECT_EQ(runs[1].label, "run#2");
+  assign_labels(runs, {"before", "after"});
+  EXPECT_EQ(runs[0].label, "before");
+  runs[0].run.source = "x/h100.json";
+  runs[1].run.source = "y/h200.json";
+  assign_labels(runs, {});
+  EXPECT_EQ(runs[0].label, "h100");
+  EXPECT_EQ(runs[1].label, "h200");
+}
+
+TEST(Report, CsvHasOneRowPerBenchmarkWithFullPrecision) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_report(runs, ReportOptions{});
+  EXPECT_EQ(doc.tidy.rows.size(), 67u);
+  const auto& h = doc.tidy.header;
+  const auto col = [&](const char* name) {
+    return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+  };
+  for (const auto& r : doc.tidy.rows) {
+    if (r[col("benchmark")] != "SmallGemm/DeviceSync/fp16/cublas/n:512") continue;
+    const double async = real(runs[0], "SmallGemm/Async/fp16/cublas/n:512");
+    const double sync = real(runs[0], "SmallGemm/DeviceSync/fp16/cublas/n:512");
+    EXPECT_DOUBLE_EQ(std::stod(r[col("overhead_pct")]), (sync - async) / async * 100.0);
+    EXPECT_DOUBLE_EQ(std::stod(r[col("median")]), sync);
+    EXPECT_EQ(r[col("dtype")], "fp16");
+    EXPECT_EQ(r[col("time_unit")], "ns");
+    EXPECT_EQ(r[col("batch")], "16");
+    return;
+  }
+  FAIL() << "row not found";
+}
+
+TEST(Report, LargeGroupsAreShownLong) {
+  std::string json = "{\"context\": {}, \"benchmarks\": [";
+  for (int p = 0; p < 150; ++p)
+    for (int n = 0; n < 150; ++n)
+      json += std::string(p || n ? "," : "") + "{\"name\": \"F/P" + std::to_string(p) +
+              "/n:" + std::to_string(n) +
+              "\", \"real_time\": 1, \"cpu_time\": 1, \"time_unit\": \"us\"}";
+  json += "]}";
+  std::vector<RunData> runs;
+  runs.push_back(digest(parse_run(json, "big.json")));
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "F: time per step (us)");
+  EXPECT_EQ(t.header[1], "pattern");
+  EXPECT_EQ(t.rows.size(), 150u * 150u);
+}
+
+TEST(Dtypes, DtypesSideBySide) {
+  const auto runs = load({"gb171_run.json"});
+  const Document doc = build_dtypes(runs, ReportOptions{});
+  const Table& t = table(doc,
+                         "SmallGemm cublas: DeviceSync, time per step (us) and overhead against "
+                         "Async, by dtype");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"n", "fp16", "fp16 +%", "bf16", "bf16 +%", "fp32",
+                                                "fp32 +%", "tf32", "tf32 +%"}));
+  const double async = real(runs[0], "SmallGemm/Async/fp32/cublas/n:1024");
+  const double sync = real(runs[0], "SmallGemm/DeviceSync/fp32/cublas/n:1024");
+  EXPECT_EQ(row(t, "1024")[6], fmt_percent((sync - async) / async));
+  // The fp8 group (cublaslt, errored) gets its own table with an error cell.
+  const Table& fp8 = table(doc,
+                           "SmallGemm cublaslt: DeviceSync, time per step (us) and overhead "
+                           "against Async, by dtype");
+  EXPECT_EQ(row(fp8, "512")[1], "error");
+  EXPECT_EQ(doc.tidy.rows.size(), 2u * 3u * 4u + 1u);
+}
+
+TEST(Charts, OverheadPerDtypeAndBandwidth) {
+  const auto runs = load({"gb171_run.json"});
+  const auto charts = build_charts(runs, std::string(kRealTime));
+  std::vector<std::string> names;
+  for (const auto& [name, chart] : charts) names.push_back(name);
+  EXPECT_NE(std::find(names.begin(), names.end(), "overhead-SmallGemm_cublas_DeviceSync.svg"),
+            names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "bandwidth-HostCopy.svg"), names.end());
+  for (const auto& [name, chart] : charts) {
+    if (name == "overhead-SmallGemm_cublas_DeviceSync.svg") {
+      ASSERT_EQ(chart.series.size(), 4u);
+      EXPECT_EQ(chart.series[0].label, "fp16");
+      EXPECT_EQ(chart.series[3].label, "tf32");
+      EXPECT_EQ(chart.series[0].points.size(), 3u);
+      EXPECT_TRUE(chart.log_x);
+      const std::string svg = render_svg(chart);
+      EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+      EXPECT_TRUE(contains(svg, "</svg>"));
+      EXPECT_TRUE(contains(svg, ">fp32</text>"));
+      EXPECT_TRUE(contains(svg, "(log scale)"));
+    }
+    if (name == "bandwidth-HostCopy.svg") {
+      EXPECT_EQ(chart.series.size(), 4u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sync_summary

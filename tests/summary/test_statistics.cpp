@@ -1,0 +1,51 @@
+// Summary statistics and the change formula of report.py.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "statistics.hpp"
+
+namespace sync_summary {
+namespace {
+
+TEST(Statistics, Median) {
+  EXPECT_TRUE(std::isnan(median({})));
+  EXPECT_DOUBLE_EQ(median({3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(median({4.0, 1.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median({5.0, 1.0, 3.0}), 3.0);
+  EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
+  EXPECT_DOUBLE_EQ(median({9.0, 1.0, 8.0, 2.0, 7.0, 3.0}), 5.0);
+}
+
+TEST(Statistics, DescribeUsesSampleStddevLikeGoogleBenchmark) {
+  // Values 2, 4, 4, 4, 5, 5, 7, 9: mean 5, sample variance 32/7.
+  const Spread s = describe({2, 4, 4, 4, 5, 5, 7, 9});
+  EXPECT_EQ(s.n, 8u);
+  EXPECT_DOUBLE_EQ(s.mean, 5.0);
+  EXPECT_DOUBLE_EQ(s.median, 4.5);
+  EXPECT_DOUBLE_EQ(s.min, 2.0);
+  EXPECT_DOUBLE_EQ(s.max, 9.0);
+  EXPECT_NEAR(s.stddev, std::sqrt(32.0 / 7.0), 1e-12);
+  EXPECT_NEAR(s.cv, std::sqrt(32.0 / 7.0) / 5.0, 1e-12);
+}
+
+TEST(Statistics, DescribeOneValueHasNoSpread) {
+  const Spread s = describe({3.0});
+  EXPECT_EQ(s.n, 1u);
+  EXPECT_DOUBLE_EQ(s.median, 3.0);
+  EXPECT_TRUE(std::isnan(s.stddev));
+  EXPECT_TRUE(std::isnan(s.cv));
+  EXPECT_TRUE(std::isnan(describe({0.0, 0.0}).cv));  // mean 0: no CV
+}
+
+TEST(Statistics, RelativeChangeGuardsZero) {
+  EXPECT_DOUBLE_EQ(relative_change(10.0, 11.0), 0.1);
+  EXPECT_DOUBLE_EQ(relative_change(10.0, 5.0), -0.5);
+  EXPECT_DOUBLE_EQ(relative_change(-10.0, -5.0), 0.5);  // divided by |old|
+  EXPECT_DOUBLE_EQ(relative_change(0.0, 0.0), 0.0);
+  EXPECT_DOUBLE_EQ(relative_change(0.0, 0.5), 2.0);  // (new - old) / mean(old, new)
+}
+
+}  // namespace
+}  // namespace sync_summary
