@@ -59,7 +59,10 @@ struct LoopConfig {
   std::int64_t max_batch = 4096;
 };
 
-// Runs step(i) for increasing i. Step must enqueue its work on `stream` (or sync it itself).
+// Runs step(i) for increasing i, one step per Google Benchmark iteration, so that min_time and
+// the iteration count mean GPU time and steps. Steps are timed in batches: each finished batch
+// reports its whole GPU time through SetIterationTime (which accumulates), so the reported time is
+// the batch time divided by its steps. Step must enqueue its work on `stream` (or sync it itself).
 template <class Step>
 StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& step,
                           const LoopConfig& config = {}) {
@@ -77,21 +80,31 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   stats.batch = std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / per_step), 1,
                                          config.max_batch);
 
-  for (auto _ : state) {
-    const double cpu0 = process_cpu_seconds();
-    const auto host0 = Clock::now();
-    timer.start(stream);
-    for (std::int64_t b = 0; b < stats.batch; ++b) step(i++);
+  std::int64_t in_batch = 0;
+  double cpu0 = 0.0;
+  Clock::time_point host0;
+  auto close_batch = [&] {
     timer.stop(stream);
     const auto host1 = Clock::now();
     const double cpu1 = process_cpu_seconds();
     const double gpu = timer.seconds();
-    state.SetIterationTime(gpu / stats.batch);
+    state.SetIterationTime(gpu);
     stats.gpu_seconds += gpu;
     stats.host_seconds += std::chrono::duration<double>(host1 - host0).count();
     stats.host_cpu_seconds += cpu1 - cpu0;
-    stats.steps += stats.batch;
+    stats.steps += in_batch;
+    in_batch = 0;
+  };
+  for (auto _ : state) {
+    if (in_batch == 0) {
+      cpu0 = process_cpu_seconds();
+      host0 = Clock::now();
+      timer.start(stream);
+    }
+    step(i++);
+    if (++in_batch == stats.batch) close_batch();
   }
+  if (in_batch > 0) close_batch();  // Google Benchmark's count need not be a multiple of batch
   stats.last_step = i - 1;
   return stats;
 }

@@ -174,7 +174,9 @@ void run(benchmark::State& state, const Spec& spec) {
     throw std::runtime_error(std::to_string(bad_reads) +
                              " reads did not return the value their step wrote");
   report_step_counters(state, stats, spec.pattern == Pattern::ScalarReadIdle ? 0.0 : op->flops());
-  if (bulk) state.SetBytesProcessed(static_cast<std::int64_t>(stats.steps * read_bytes));
+  if (bulk)
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(stats.steps * read_bytes));  // per second of GPU time
   benchmark::DoNotOptimize(printed);
 }
 
