@@ -39,6 +39,7 @@ void add_entry(Bench& b, const Entry& e) {
     return;
   }
   if (!e.has_times) return;  // BigO / RMS rows
+  if (b.metrics.empty()) b.metrics.reserve(2 + e.counters.size());
   const bool is_cv = e.percentage || e.aggregate_name == "cv";
   // The cv row holds fractions, in every field; the others are in the row's time unit.
   const auto time = [&](double t) { return is_cv ? t : to_us(t, e.unit); };

@@ -212,7 +212,8 @@ class RunBuilder : public nlohmann::json_sax<Json> {
     if (k == "name") {
       e.name = need_string(v);
     } else if (k == "run_name") {
-      e.run_name = need_string(v);
+      const std::string& rn = need_string(v);
+      if (rn != e.name) e.run_name = rn;  // iteration rows: the same as name, not kept twice
     } else if (k == "run_type") {
       const std::string& t = need_string(v);
       if (t != "iteration" && t != "aggregate") fail_entry("unknown run_type '" + t + "'");
@@ -251,6 +252,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
                k == "real_coefficient" || k == "big_o" || k == "rms") {
       // Known Google Benchmark fields sync_summary does not use.
     } else if (auto d = as_double(v)) {
+      if (e.counters.empty()) e.counters.reserve(8);
       e.counters.push_back(Counter{std::string(k), *d});
     }
   }

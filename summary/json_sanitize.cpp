@@ -23,6 +23,9 @@ std::size_t bare_word_at(std::string_view text, std::size_t i) {
 }  // namespace
 
 std::string quote_non_finite(std::string text) {
+  // Fast path: most files have no non-finite value at all.
+  if (text.find("NaN") == std::string::npos && text.find("Infinity") == std::string::npos)
+    return text;
   std::string out;
   bool changed = false;
   bool in_string = false;

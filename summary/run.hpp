@@ -20,7 +20,7 @@ struct Counter {
 
 struct Entry {
   std::string name;            // "name": with GB suffixes and, for aggregates, "_mean" etc.
-  std::string run_name;        // "run_name": the name without the aggregate suffix
+  std::string run_name;        // "run_name" when it differs from name (aggregates): "" else
   bool aggregate = false;      // "run_type": "aggregate" (else "iteration")
   std::string aggregate_name;  // mean, median, stddev, cv, or a user statistic
   bool percentage = false;     // "aggregate_unit": "percentage" (the cv row: a fraction)
