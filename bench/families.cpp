@@ -20,4 +20,16 @@ void register_family_benchmark(const std::string& name,
       ->Unit(benchmark::kMicrosecond);
 }
 
+void register_all_families() {
+  register_sync_patterns();
+  register_host_copy();
+  register_overlap();
+  register_graph_replay();
+  register_data_dependent();
+  register_alloc();
+  register_sync_every();
+  register_multi_stream();
+  register_train_loop();
+}
+
 }  // namespace sync_bench

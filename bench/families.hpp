@@ -13,7 +13,18 @@ namespace sync_bench {
 void register_family_benchmark(const std::string& name,
                                std::function<void(benchmark::State&)> body);
 
-// One per family file; called by main before Google Benchmark runs. They touch no GPU.
+// One per family file, in the order they run; none touches the GPU.
 void register_sync_patterns();
+void register_host_copy();
+void register_overlap();
+void register_graph_replay();
+void register_data_dependent();
+void register_alloc();
+void register_sync_every();
+void register_multi_stream();
+void register_train_loop();
+
+// All of the above: called by main before Google Benchmark runs.
+void register_all_families();
 
 }  // namespace sync_bench

@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-  sync_bench::register_sync_patterns();
+  sync_bench::register_all_families();
 
   if (!options.list_only) {
     try {

@@ -80,7 +80,7 @@ class Fidelity : public ::testing::Test {
     static char* argv[] = {arg0, arg1, nullptr};
     int argc = 2;
     benchmark::Initialize(&argc, argv);
-    register_sync_patterns();
+    register_all_families();
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
     create_bench_context();
   }
