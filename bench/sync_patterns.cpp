@@ -7,6 +7,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench_context.hpp"
@@ -29,12 +31,11 @@ enum class Pattern {
   Print,
   BulkRead
 };
-enum class HostMemory { none, pageable, pinned };
 
 struct Spec {
   Workload workload;
   Pattern pattern;
-  HostMemory memory = HostMemory::none;
+  std::string_view variant = "";  // pageable | pinned (reads), blocking (EventSync)
   Dtype dtype = Dtype::fp32;
   Backend backend = Backend::cublas;
   int n = 0;
@@ -74,15 +75,11 @@ const char* pattern_name(Pattern p) {
   return "?";
 }
 
-const char* memory_name(HostMemory m) {
-  return m == HostMemory::pageable ? "pageable" : m == HostMemory::pinned ? "pinned" : "";
-}
-
 // Host destination of a read-back: plain (pageable) memory or page-locked memory.
 class HostBuffer {
  public:
-  HostBuffer(HostMemory memory, std::size_t bytes) {
-    if (memory == HostMemory::pinned)
+  HostBuffer(bool pinned, std::size_t bytes) {
+    if (pinned)
       pinned_ = PinnedBuffer<std::byte>(bytes);
     else
       pageable_.assign(bytes, std::byte{0});  // touched now, not on the first copy
@@ -104,12 +101,12 @@ void run(benchmark::State& state, const Spec& spec) {
   const cudaStream_t stream = ctx.stream();
   const std::unique_ptr<Op> op = make_op(spec, ctx);
   const bool bulk = spec.pattern == Pattern::BulkRead;
-  HostBuffer host(spec.memory == HostMemory::none ? HostMemory::pageable : spec.memory,
-                  bulk ? op->output_bytes() : 16);
+  HostBuffer host(spec.variant == "pinned", bulk ? op->output_bytes() : 16);
   const std::size_t read_offset = bulk ? 0 : op->probe_offset();
   const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
   const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);
-  Event done(cudaEventDisableTiming);
+  // cudaEventBlockingSync: the waiting thread sleeps instead of spinning.
+  Event done(cudaEventDisableTiming | (spec.variant == "blocking" ? cudaEventBlockingSync : 0));
   std::int64_t bad_reads = 0;
   std::size_t printed = 0;
 
@@ -183,35 +180,31 @@ void run(benchmark::State& state, const Spec& spec) {
 void add(const Spec& spec) {
   const std::string bench =
       spec.workload == Workload::NullKernel
-          ? bench_name({workload_name(spec.workload), pattern_name(spec.pattern),
-                        memory_name(spec.memory)})
-          : bench_name({workload_name(spec.workload), pattern_name(spec.pattern),
-                        memory_name(spec.memory), name(spec.dtype), name(spec.backend)},
+          ? bench_name({workload_name(spec.workload), pattern_name(spec.pattern), spec.variant})
+          : bench_name({workload_name(spec.workload), pattern_name(spec.pattern), spec.variant,
+                        name(spec.dtype), name(spec.backend)},
                        {{"n", spec.n}});
   register_family_benchmark(bench, [spec](benchmark::State& state) { run(state, spec); });
 }
 
 // Patterns in registration order; BulkRead only where the output is more than one element.
 void add_patterns(Spec spec, bool with_bulk) {
-  for (Pattern p : {Pattern::Async, Pattern::DeviceSync, Pattern::StreamSync, Pattern::EventSync}) {
-    spec.pattern = p;
-    spec.memory = HostMemory::none;
-    add(spec);
-  }
-  for (HostMemory m : {HostMemory::pageable, HostMemory::pinned}) {
-    spec.pattern = Pattern::ScalarRead;
-    spec.memory = m;
-    add(spec);
-  }
-  spec.memory = HostMemory::none;
-  spec.pattern = Pattern::ScalarReadIdle;
-  add(spec);
-  spec.pattern = Pattern::Print;
-  add(spec);
-  if (!with_bulk) return;
-  for (HostMemory m : {HostMemory::pageable, HostMemory::pinned}) {
-    spec.pattern = Pattern::BulkRead;
-    spec.memory = m;
+  const std::vector<std::pair<Pattern, std::string_view>> patterns = {
+      {Pattern::Async, ""},
+      {Pattern::DeviceSync, ""},
+      {Pattern::StreamSync, ""},
+      {Pattern::EventSync, ""},
+      {Pattern::EventSync, "blocking"},
+      {Pattern::ScalarRead, "pageable"},
+      {Pattern::ScalarRead, "pinned"},
+      {Pattern::ScalarReadIdle, ""},
+      {Pattern::Print, ""},
+      {Pattern::BulkRead, "pageable"},
+      {Pattern::BulkRead, "pinned"}};
+  for (const auto& [pattern, variant] : patterns) {
+    if (pattern == Pattern::BulkRead && !with_bulk) continue;
+    spec.pattern = pattern;
+    spec.variant = variant;
     add(spec);
   }
 }
@@ -228,7 +221,7 @@ void register_sync_patterns() {
     for (Dtype d : kAllDtypes)
       for (Backend b : kAllBackends)
         for (int n : w == Workload::SmallGemm ? kSmallGemmSizes : kBigGemmSizes)
-          add_patterns(Spec{w, Pattern::Async, HostMemory::none, d, b, n}, true);
+          add_patterns(Spec{w, Pattern::Async, "", d, b, n}, true);
 }
 
 }  // namespace sync_bench

@@ -30,6 +30,7 @@ std::set<std::string> documented_core_matrix() {
                                           "DeviceSync",
                                           "StreamSync",
                                           "EventSync",
+                                          "EventSync/blocking",
                                           "ScalarRead/pageable",
                                           "ScalarRead/pinned",
                                           "ScalarReadIdle",
