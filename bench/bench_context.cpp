@@ -1,10 +1,18 @@
 #include "bench_context.hpp"
 
 #include <stdexcept>
+#include <string>
 
 namespace sync_bench {
 namespace {
 std::unique_ptr<BenchContext> g_context;
+}
+
+BenchContext::BenchContext(int device) {
+  char bus_id[32] = {};
+  CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof(bus_id), device));
+  std::string why;
+  nvml_ = NvmlDevice::open(bus_id, &why);
 }
 
 Gemm& BenchContext::gemm(Dtype dtype, Backend backend, int n) {
@@ -17,8 +25,8 @@ Gemm& BenchContext::gemm(Dtype dtype, Backend backend, int n) {
   return *gemm_;
 }
 
-void create_bench_context() {
-  g_context = std::make_unique<BenchContext>();
+void create_bench_context(int device) {
+  g_context = std::make_unique<BenchContext>(device);
 }
 void destroy_bench_context() {
   g_context.reset();

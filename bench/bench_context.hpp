@@ -6,13 +6,16 @@
 
 #include "cuda_resources.hpp"
 #include "gemm.hpp"
+#include "nvml_probe.hpp"
 
 namespace sync_bench {
 
 class BenchContext {
  public:
-  BenchContext() = default;
+  explicit BenchContext(int device);
   cudaStream_t stream() const { return stream_.get(); }
+  // The GPU's clocks and throttle reasons; nullptr where NVML is unavailable.
+  const NvmlDevice* nvml() const { return nvml_.get(); }
 
   // A validated GEMM for this configuration. The last one is kept: the patterns of one
   // configuration are registered one after another, so they share its buffers, handle, cuBLASLt
@@ -22,10 +25,11 @@ class BenchContext {
  private:
   Stream stream_{cudaStreamNonBlocking};
   std::unique_ptr<Gemm> gemm_;
+  std::unique_ptr<NvmlDevice> nvml_;
 };
 
 // Made by main once the device is chosen, released before the CUDA runtime shuts down.
-void create_bench_context();
+void create_bench_context(int device);
 void destroy_bench_context();
 BenchContext& bench_context();  // throws if there is none
 

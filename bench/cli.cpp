@@ -29,30 +29,39 @@ bool parse_int(const std::string& text, int* out) {
 bool parse_options(int* argc, char** argv, Options* options, std::string* error) {
   int kept = 1;
   for (int i = 1; i < *argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (starts_with(arg, "--device")) {
-      const std::string value(arg.substr(std::strlen("--device")));
-      if (value.size() < 2 || value[0] != '=' || !parse_int(value.substr(1), &options->device)) {
-        *error = "--device expects a GPU index, as in --device=0 (got '" + std::string(arg) + "')";
-        return false;
-      }
+    const std::string arg = argv[i];
+    const std::size_t eq = arg.find('=');
+    const std::string flag = arg.substr(0, eq);
+    const bool has_value = eq != std::string::npos;
+    const std::string value = has_value ? arg.substr(eq + 1) : "";
+    auto refuse = [&](const std::string& expected) {
+      *error = flag + " expects " + expected + " (got '" + arg + "')";
+      return false;
+    };
+    if (flag == "--device") {
+      if (!parse_int(value, &options->device)) return refuse("a GPU index, as in --device=0");
       continue;
     }
-    if (starts_with(arg, "--sync_mode")) {
-      const std::string value(arg.substr(std::strlen("--sync_mode")));
-      if (value.size() < 2 || value[0] != '=' ||
-          !parse_wait_mode(value.substr(1), &options->wait_mode)) {
-        *error = "--sync_mode expects one of spin, yield, blocking, auto (got '" +
-                 std::string(arg) + "')";
-        return false;
-      }
-      options->wait_mode_given = true;
+    if (flag == "--sync_mode") {
+      if (!parse_wait_mode(value, &options->wait_mode))
+        return refuse("one of spin, yield, blocking, auto");
       continue;
     }
-    if (starts_with(arg, "--benchmark_list_tests")) {
-      const std::string_view value = arg.substr(std::strlen("--benchmark_list_tests"));
-      options->list_only = !(value == "=false" || value == "=0" || value == "=no");
+    if (flag == "--sync_accounting") {
+      if (value != "on" && value != "off") return refuse("on or off");
+      options->sync_accounting = value == "on";
+      continue;
     }
+    if (flag == "--sync_map") {
+      if (has_value && value.empty()) return refuse("an output prefix, or no value");
+      options->sync_map = true;
+      options->sync_map_prefix = value;
+      continue;
+    }
+    if (flag == "--benchmark_list_tests")
+      options->list_only = !(value == "false" || value == "0" || value == "no");
+    if (flag == "--benchmark_out") options->out_path = value;
+    if (flag == "--benchmark_out_format") options->out_format = value;
     argv[kept++] = argv[i];
   }
   *argc = kept;
@@ -81,6 +90,10 @@ void print_usage() {
       "  [--sync_mode=spin|yield|blocking|auto]\n"
       "                                how the host waits for the GPU (cudaSetDeviceFlags;\n"
       "                                default auto); recorded in the JSON context\n"
+      "  [--sync_accounting=on|off]    count host-blocking CUDA calls per step with CUPTI, in an\n"
+      "                                untimed pass after each benchmark (default on)\n"
+      "  [--sync_map[=<prefix>]]       instead of benchmarking, map which CUDA calls block the\n"
+      "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"
       "Names: Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time,\n"
       "  e.g. SmallGemm/ScalarRead/pinned/bf16/cublaslt/n:256/manual_time.\n"

@@ -10,12 +10,17 @@ namespace sync_bench {
 struct Options {
   int device = 0;
   WaitMode wait_mode = WaitMode::automatic;
-  bool wait_mode_given = false;
+  bool sync_accounting = true;
+  bool sync_map = false;        // run the implicit-sync map instead of the benchmarks
+  std::string sync_map_prefix;  // where it writes PREFIX.md and PREFIX.json (optional)
+  // Google Benchmark flags sync_bench needs to know about; they stay in argv.
   bool list_only = false;  // --benchmark_list_tests: no GPU is touched
+  std::string out_path;    // --benchmark_out
+  std::string out_format = "json";
 };
 
-// Removes --device=N and --sync_mode=MODE from argv. Returns false with a one-line *error for a
-// malformed value. Also notes --benchmark_list_tests (left in argv for Google Benchmark).
+// Removes sync_bench's own flags from argv. Returns false with a one-line *error for a
+// malformed value.
 bool parse_options(int* argc, char** argv, Options* options, std::string* error);
 
 // Appends --benchmark_min_time=<seconds> when the user gave none: Google Benchmark's 0.5 s default

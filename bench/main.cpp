@@ -5,13 +5,17 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 #include <string>
 
 #include "bench_context.hpp"
 #include "cli.hpp"
 #include "cuda_check.hpp"
 #include "device_info.hpp"
+#include "end_state_reporter.hpp"
 #include "families.hpp"
+#include "sync_accounting.hpp"
+#include "sync_map.hpp"
 
 namespace {
 
@@ -46,6 +50,21 @@ int choose_device(const sync_bench::Options& options) {
   return 0;
 }
 
+// Context fields, the shared benchmark context and (if asked for) CUPTI sync accounting.
+void prepare_run(const sync_bench::Options& options) {
+  for (const auto& [key, value] : sync_bench::device_context(options.device))
+    benchmark::AddCustomContext(key, value);
+  std::string accounting = "off";
+  if (options.sync_accounting) {
+    std::string why;
+    auto subscription = sync_bench::SyncAccounting::create(&why);
+    accounting = subscription ? "on" : "unavailable: " + why;
+    sync_bench::set_sync_accounting(std::move(subscription));
+  }
+  benchmark::AddCustomContext("sync_accounting", accounting);
+  sync_bench::create_bench_context(options.device);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,20 +79,27 @@ int main(int argc, char** argv) {
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
   sync_bench::register_all_families();
-
-  if (!options.list_only) {
-    try {
-      if (const int rc = choose_device(options); rc != 0) return rc;
-      for (const auto& [key, value] : sync_bench::device_context(options.device))
-        benchmark::AddCustomContext(key, value);
-      sync_bench::create_bench_context();
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "sync_bench: %s\n", e.what());
-      return 2;
-    }
+  if (options.list_only) {
+    benchmark::RunSpecifiedBenchmarks();
+    return 0;
   }
-  benchmark::RunSpecifiedBenchmarks();
+  int rc = 0;
+  try {
+    if ((rc = choose_device(options)) != 0) return rc;
+    if (options.sync_map) return sync_bench::run_sync_map(options.sync_map_prefix);
+    prepare_run(options);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sync_bench: %s\n", e.what());
+    return 2;
+  }
+  if (!options.out_path.empty() && options.out_format == "json") {
+    sync_bench::EndStateJsonReporter file_reporter(sync_bench::gpu_end_state);
+    benchmark::RunSpecifiedBenchmarks(nullptr, &file_reporter);
+  } else {
+    benchmark::RunSpecifiedBenchmarks();
+  }
   sync_bench::destroy_bench_context();
+  sync_bench::set_sync_accounting(nullptr);
   benchmark::Shutdown();
   return 0;
 }

@@ -14,9 +14,12 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
+#include <string>
 
+#include "bench_context.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
+#include "sync_accounting.hpp"
 
 namespace sync_bench {
 
@@ -27,6 +30,10 @@ struct StepStats {
   double gpu_seconds = 0.0;       // GPU timeline, summed over batches
   double host_seconds = 0.0;      // host wall time in the step loop
   double host_cpu_seconds = 0.0;  // process CPU time in the step loop
+  // From the untimed accounting pass, when sync accounting is on.
+  std::int64_t accounted_steps = 0;
+  double accounted_host_seconds = 0.0;
+  SyncCounts syncs;
 };
 
 class BatchTimer {
@@ -57,6 +64,7 @@ struct LoopConfig {
   // A batch long enough that event resolution (~0.5 us) and the batch boundary vanish in it.
   double target_batch_seconds = 1e-3;
   std::int64_t max_batch = 4096;
+  std::int64_t accounting_steps = 16;  // at most; at least 2, and no more than one batch
 };
 
 // Runs step(i) for increasing i, one step per Google Benchmark iteration, so that min_time and
@@ -105,19 +113,49 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     if (++in_batch == stats.batch) close_batch();
   }
   if (in_batch > 0) close_batch();  // Google Benchmark's count need not be a multiple of batch
+
+  // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
+  if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
+    stats.accounted_steps = std::clamp<std::int64_t>(stats.batch, 2, config.accounting_steps);
+    accounting->begin();
+    const auto host0 = Clock::now();
+    for (std::int64_t a = 0; a < stats.accounted_steps; ++a) step(i++);
+    stats.accounted_host_seconds = std::chrono::duration<double>(Clock::now() - host0).count();
+    stats.syncs = accounting->end();
+  }
   stats.last_step = i - 1;
   return stats;
 }
 
-// The counters every benchmark reports beside its GPU time.
+// The counters every benchmark reports beside its GPU time, and the GPU's state just after it:
+// a benchmark that ran while the clock was held down says so in its counters and label.
 inline void report_step_counters(benchmark::State& state, const StepStats& stats,
                                  double flops_per_step = 0.0) {
   if (stats.steps == 0) return;
+  std::string label;
+  if (const NvmlDevice* nvml = bench_context().nvml()) {
+    if (const auto mhz = nvml->sm_clock_mhz()) state.counters["sm_clock_mhz"] = *mhz;
+    if (const auto reasons = nvml->throttle_reasons()) {
+      state.counters["throttled"] = is_throttled(*reasons) ? 1.0 : 0.0;
+      if (is_throttled(*reasons))
+        label = "THROTTLED (" + describe_throttle_reasons(*reasons) + ") ";
+    }
+  }
   state.counters["host_us"] = stats.host_seconds / stats.steps * 1e6;
   state.counters["host_cpu_us"] = stats.host_cpu_seconds / stats.steps * 1e6;
   state.counters["batch"] = static_cast<double>(stats.batch);
   if (flops_per_step > 0.0)
     state.counters["TFLOPS"] = flops_per_step * stats.steps / stats.gpu_seconds * 1e-12;
+  if (stats.accounted_steps > 0) {
+    const double n = static_cast<double>(stats.accounted_steps);
+    state.counters["syncs_per_step"] = stats.syncs.blocking_calls / n;
+    state.counters["blocked_us_per_step"] = stats.syncs.blocked_seconds / n * 1e6;
+    // What the callbacks cost the host: host time per step with them on, minus without.
+    state.counters["accounting_overhead_us"] =
+        (stats.accounted_host_seconds / n - stats.host_seconds / stats.steps) * 1e6;
+    label += "blocks: " + SyncAccounting::describe_per_step(stats.syncs, stats.accounted_steps);
+  }
+  if (!label.empty()) state.SetLabel(label);
 }
 
 }  // namespace sync_bench

@@ -100,6 +100,12 @@ __global__ void null_kernel(int* out, int value) {
   *out = value;
 }
 
+__global__ void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
 // Calls f with a typed null pointer that names the storage type of the dtype.
 template <class F>
 void with_storage_type(Dtype dtype, F&& f) {
@@ -171,6 +177,11 @@ void gather_to_double(const void* data, Dtype dtype, const std::int64_t* device_
 
 void launch_null_kernel(int* out, int value, cudaStream_t stream) {
   null_kernel<<<1, 1, 0, stream>>>(out, value);
+  CUDA_CHECK_LAST_LAUNCH();
+}
+
+void launch_spin_kernel(long long cycles, cudaStream_t stream) {
+  spin_kernel<<<1, 1, 0, stream>>>(cycles);
   CUDA_CHECK_LAST_LAUNCH();
 }
 

@@ -82,7 +82,7 @@ class Fidelity : public ::testing::Test {
     benchmark::Initialize(&argc, argv);
     register_all_families();
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
-    create_bench_context();
+    create_bench_context(0);
   }
   static void TearDownTestSuite() { destroy_bench_context(); }
 };

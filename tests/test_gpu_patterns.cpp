@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -76,6 +77,66 @@ TEST(GpuPatterns, ScalarReadOnBigGemmTakesAtLeastTheGemm) {
   const double read = t.at("BigGemm/ScalarRead/pinned/bf16/cublas/n:8192");
   EXPECT_GT(gemm, 100.0) << "an 8192 GEMM takes over 100 us on any GPU";
   EXPECT_GE(read, 0.99 * gemm);
+}
+
+// Iteration rows by name (without /manual_time).
+std::map<std::string, nlohmann::json> rows(const nlohmann::json& run) {
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& b : run.at("benchmarks")) {
+    std::string name = b.at("name");
+    out[name.substr(0, name.rfind("/manual_time"))] = b;
+  }
+  return out;
+}
+
+TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
+  SKIP_WITHOUT_GPU();
+  const auto r = rows(run_sync_bench_json(
+      "--benchmark_filter='^NullKernel/(Async|DeviceSync|EventSync|ScalarRead/pageable|"
+      "ScalarRead/pinned)/'"));
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r.at("NullKernel/Async").at("syncs_per_step"), 0.0);
+  EXPECT_EQ(r.at("NullKernel/DeviceSync").at("syncs_per_step"), 1.0);
+  EXPECT_EQ(r.at("NullKernel/EventSync").at("syncs_per_step"), 1.0);
+  EXPECT_EQ(r.at("NullKernel/ScalarRead/pinned").at("syncs_per_step"), 1.0);
+  // The pageable "async" copy blocks on its own, before the explicit stream sync.
+  const auto& pageable = r.at("NullKernel/ScalarRead/pageable");
+  EXPECT_EQ(pageable.at("syncs_per_step"), 2.0);
+  EXPECT_NE(pageable.at("label").get<std::string>().find("cudaMemcpyAsync(pageable) x1"),
+            std::string::npos)
+      << pageable.at("label");
+  EXPECT_GT(r.at("NullKernel/DeviceSync").at("blocked_us_per_step").get<double>(), 0.0);
+}
+
+TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeIsRecorded) {
+  SKIP_WITHOUT_GPU();
+  const nlohmann::json run = run_sync_bench_json(
+      "--sync_accounting=off --sync_mode=blocking --benchmark_filter='^NullKernel/StreamSync/'");
+  EXPECT_EQ(run.at("context").at("host_wait_mode"), "blocking");
+  EXPECT_EQ(run.at("context").at("sync_accounting"), "off");
+  ASSERT_EQ(run.at("benchmarks").size(), 1u);
+  EXPECT_FALSE(run["benchmarks"][0].contains("syncs_per_step"));
+  // The end-of-run state follows the benchmarks.
+  EXPECT_TRUE(run.contains("context_end"));
+}
+
+TEST(GpuPatterns, SyncMapTellsBlockingCallsFromTheOthers) {
+  SKIP_WITHOUT_GPU();
+  const std::string prefix = ::testing::TempDir() + "sync_map_test";
+  const CommandResult r = run_command(sync_bench_exe() + " --sync_map=" + prefix);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(prefix + ".json");
+  const nlohmann::json map = nlohmann::json::parse(in);
+  std::map<std::string, bool> waits;
+  for (const auto& c : map.at("calls")) waits[c.at("call")] = c.at("waits_for_gpu");
+  EXPECT_TRUE(waits.at("cudaDeviceSynchronize"));
+  EXPECT_TRUE(waits.at("cudaStreamSynchronize (the busy stream)"));
+  EXPECT_FALSE(waits.at("cudaStreamSynchronize (another, idle stream)"));
+  EXPECT_FALSE(waits.at("cudaEventQuery"));
+  EXPECT_TRUE(waits.at("cudaMemcpyAsync D2H, pageable"));
+  EXPECT_FALSE(waits.at("cudaMemcpyAsync D2H, pinned"));
+  EXPECT_FALSE(waits.at("kernel launch"));
+  EXPECT_GT(map.at("spin_us").get<double>(), 500.0);
 }
 
 }  // namespace

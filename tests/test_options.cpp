@@ -30,18 +30,45 @@ TEST(BenchName, JoinsWordsSkipsEmptyOnesAndAppendsArgs) {
 }
 
 TEST(ParseOptions, TakesOwnFlagsAndLeavesTheRest) {
-  Argv a({"sync_bench", "--device=1", "--benchmark_filter=Small", "--sync_mode=blocking"});
+  Argv a({"sync_bench", "--device=1", "--benchmark_filter=Small", "--sync_mode=blocking",
+          "--sync_accounting=off"});
   int argc = a.argc();
   Options o;
   std::string error;
   ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
   EXPECT_EQ(o.device, 1);
   EXPECT_EQ(o.wait_mode, WaitMode::blocking);
-  EXPECT_TRUE(o.wait_mode_given);
+  EXPECT_FALSE(o.sync_accounting);
+  EXPECT_FALSE(o.sync_map);
   EXPECT_FALSE(o.list_only);
   ASSERT_EQ(argc, 2);
   EXPECT_STREQ(a.pointers[1], "--benchmark_filter=Small");
   EXPECT_EQ(a.pointers[2], nullptr);
+}
+
+TEST(ParseOptions, SyncMapWithAndWithoutPrefix) {
+  for (const auto& [arg, prefix] : std::vector<std::pair<std::string, std::string>>{
+           {"--sync_map", ""}, {"--sync_map=results/map", "results/map"}}) {
+    Argv a({"sync_bench", arg});
+    int argc = a.argc();
+    Options o;
+    std::string error;
+    ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+    EXPECT_TRUE(o.sync_map);
+    EXPECT_EQ(o.sync_map_prefix, prefix);
+    EXPECT_EQ(argc, 1);
+  }
+}
+
+TEST(ParseOptions, NotesWhereGoogleBenchmarkWritesItsFile) {
+  Argv a({"sync_bench", "--benchmark_out=x.json", "--benchmark_out_format=csv"});
+  int argc = a.argc();
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error));
+  EXPECT_EQ(o.out_path, "x.json");
+  EXPECT_EQ(o.out_format, "csv");
+  EXPECT_EQ(argc, 3) << "left for Google Benchmark";
 }
 
 TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {

@@ -1,0 +1,155 @@
+#include "sync_accounting.hpp"
+
+#include <cuda_runtime_api.h>
+#include <cupti.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace sync_bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The runtime calls whose blocking we look at (the per-thread-stream variants included).
+constexpr CUpti_CallbackId kWatched[] = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaDeviceSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamSynchronize_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaEventSynchronize_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020,
+    CUPTI_RUNTIME_TRACE_CBID_cudaFreeHost_v3020,
+};
+
+bool is_async_copy(CUpti_CallbackId cbid) {
+  return cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020 ||
+         cbid == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000;
+}
+
+// Host memory the copy engine cannot read directly: neither pinned nor registered nor managed.
+bool is_pageable(const void* ptr) {
+  cudaPointerAttributes attributes{};
+  if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return attributes.type == cudaMemoryTypeUnregistered;
+}
+
+// The host side of an async copy, by its direction; nullptr for device-to-device.
+const void* host_side(const cudaMemcpyAsync_v3020_params& p) {
+  switch (p.kind) {
+    case cudaMemcpyHostToDevice:
+      return p.src;
+    case cudaMemcpyDeviceToHost:
+      return p.dst;
+    case cudaMemcpyDefault: {
+      cudaPointerAttributes a{};
+      if (cudaPointerGetAttributes(&a, p.src) == cudaSuccess && a.type == cudaMemoryTypeDevice)
+        return p.dst;
+      (void)cudaGetLastError();
+      return p.src;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+struct SyncAccounting::Impl {
+  CUpti_SubscriberHandle subscriber = nullptr;
+  SyncCounts counts;
+  Clock::time_point entered;  // calls being watched do not nest
+  bool watched_call_blocks = false;
+
+  static void CUPTIAPI callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
+                                const void* data) {
+    if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return;
+    auto* self = static_cast<Impl*>(userdata);
+    const auto* info = static_cast<const CUpti_CallbackData*>(data);
+    if (info->callbackSite == CUPTI_API_ENTER) {
+      self->watched_call_blocks = true;
+      if (is_async_copy(cbid)) {
+        const auto* p = static_cast<const cudaMemcpyAsync_v3020_params*>(info->functionParams);
+        const void* host = host_side(*p);
+        self->watched_call_blocks = host != nullptr && is_pageable(host);
+      }
+      self->entered = Clock::now();  // last, so the pointer query is not counted as blocked
+      return;
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - self->entered).count();
+    if (!self->watched_call_blocks) return;
+    ++self->counts.blocking_calls;
+    self->counts.blocked_seconds += seconds;
+    std::string name = info->functionName;
+    if (is_async_copy(cbid)) name += "(pageable)";
+    ++self->counts.by_call[name];
+  }
+
+  bool enable(bool on) {
+    for (CUpti_CallbackId cbid : kWatched)
+      if (cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid) !=
+          CUPTI_SUCCESS)
+        return false;
+    return true;
+  }
+};
+
+SyncAccounting::SyncAccounting(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+std::unique_ptr<SyncAccounting> SyncAccounting::create(std::string* why) {
+  auto impl = std::make_unique<Impl>();
+  const CUptiResult result = cuptiSubscribe(&impl->subscriber, &Impl::callback, impl.get());
+  if (result != CUPTI_SUCCESS) {
+    const char* text = "unknown CUPTI error";
+    cuptiGetResultString(result, &text);
+    if (why) *why = std::string("cuptiSubscribe: ") + text;
+    return nullptr;
+  }
+  return std::unique_ptr<SyncAccounting>(new SyncAccounting(std::move(impl)));
+}
+
+SyncAccounting::~SyncAccounting() {
+  if (impl_ && impl_->subscriber) cuptiUnsubscribe(impl_->subscriber);
+}
+
+void SyncAccounting::begin() {
+  impl_->counts = SyncCounts{};
+  if (!impl_->enable(true)) std::fprintf(stderr, "sync_bench: cuptiEnableCallback failed\n");
+}
+
+SyncCounts SyncAccounting::end() {
+  impl_->enable(false);
+  return impl_->counts;
+}
+
+std::string SyncAccounting::describe_per_step(const SyncCounts& counts, std::int64_t steps) {
+  if (counts.by_call.empty() || steps <= 0) return "none";
+  std::string text;
+  for (const auto& [call, n] : counts.by_call) {
+    char per_step[32];
+    std::snprintf(per_step, sizeof(per_step), "%g", double(n) / double(steps));
+    text += (text.empty() ? "" : ", ") + call + " x" + per_step;
+  }
+  return text;
+}
+
+namespace {
+std::unique_ptr<SyncAccounting> g_accounting;
+}
+
+SyncAccounting* sync_accounting() {
+  return g_accounting.get();
+}
+void set_sync_accounting(std::unique_ptr<SyncAccounting> accounting) {
+  g_accounting = std::move(accounting);
+}
+
+}  // namespace sync_bench

@@ -1,0 +1,49 @@
+#pragma once
+// Sync accounting through CUPTI callbacks: which CUDA runtime calls blocked the host, and for how
+// long. Callbacks are enabled only around an untimed accounting pass (see bench/step_loop.hpp),
+// so the timed numbers never carry their cost.
+//
+// A call counts as host-blocking when the CUDA documentation says it waits for the device:
+// cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, the synchronous cudaMemcpy,
+// cudaFree and cudaFreeHost (implicit device syncs), and cudaMemcpyAsync whose host side is
+// pageable memory (staged through a driver buffer, so the call returns only after the copy).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace sync_bench {
+
+struct SyncCounts {
+  std::int64_t blocking_calls = 0;
+  double blocked_seconds = 0.0;                 // host time inside the blocking calls
+  std::map<std::string, std::int64_t> by_call;  // e.g. "cudaMemcpyAsync(pageable)" -> 3
+};
+
+class SyncAccounting {
+ public:
+  // Subscribes to CUPTI once. Returns nullptr and sets *why when CUPTI is unavailable (no driver,
+  // or another tool such as compute-sanitizer or Nsight already holds the subscription).
+  static std::unique_ptr<SyncAccounting> create(std::string* why);
+  ~SyncAccounting();  // unsubscribes; never throws
+  SyncAccounting(const SyncAccounting&) = delete;
+  SyncAccounting& operator=(const SyncAccounting&) = delete;
+
+  void begin();      // clears the counts and enables the callbacks
+  SyncCounts end();  // disables the callbacks and returns what they saw since begin()
+
+  // "cudaStreamSynchronize x1, cudaMemcpyAsync(pageable) x1" per step, or "none".
+  static std::string describe_per_step(const SyncCounts& counts, std::int64_t steps);
+
+ private:
+  struct Impl;
+  explicit SyncAccounting(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// The process-wide accounting main() set up; nullptr when turned off or unavailable.
+SyncAccounting* sync_accounting();
+void set_sync_accounting(std::unique_ptr<SyncAccounting> accounting);
+
+}  // namespace sync_bench
