@@ -26,7 +26,7 @@ void store_aggregate(Metric& m, const std::string& aggregate, double value) {
   if (aggregate == "cv") m.agg_cv = value;
 }
 
-void add_entry(Bench& b, const Entry& e) {
+void add_entry(Bench& b, const Entry& e, const Run& run) {
   b.repetitions =
       std::max<std::size_t>(b.repetitions, static_cast<std::size_t>(std::max(e.repetitions, 1LL)));
   if (e.error || e.skipped) {
@@ -47,14 +47,14 @@ void add_entry(Bench& b, const Entry& e) {
     b.unit = e.unit;
     metric_slot(b, kRealTime).reps.push_back(time(e.real_time));
     metric_slot(b, kCpuTime).reps.push_back(time(e.cpu_time));
-    for (const auto& c : e.counters) metric_slot(b, c.name).reps.push_back(c.value);
+    for (const auto& c : e.counters) metric_slot(b, run.counter_name(c)).reps.push_back(c.value);
     return;
   }
   if (b.metrics.empty()) b.unit = e.unit;
   store_aggregate(metric_slot(b, kRealTime), e.aggregate_name, time(e.real_time));
   store_aggregate(metric_slot(b, kCpuTime), e.aggregate_name, time(e.cpu_time));
   for (const auto& c : e.counters)
-    store_aggregate(metric_slot(b, c.name), e.aggregate_name, c.value);
+    store_aggregate(metric_slot(b, run.counter_name(c)), e.aggregate_name, c.value);
 }
 
 }  // namespace
@@ -123,10 +123,11 @@ RunData digest(Run run) {
       }
       known = by_name.emplace(key, it->second).first;
     }
-    add_entry(d.benches[known->second], e);
+    add_entry(d.benches[known->second], e, d.run);
   }
   for (Bench& b : d.benches)
     for (Metric& m : b.metrics) m.summary = summarize(m, b.repetitions);
+  std::vector<Entry>().swap(d.run.entries);  // all in benches now: free the rows early
   return d;
 }
 

@@ -61,7 +61,7 @@ struct Bench {
 
 // One run, digested.
 struct RunData {
-  Run run;
+  Run run;                     // its context and source; the rows (entries) are freed once digested
   std::string label;           // short name for columns (file stem, or context when stems collide)
   std::vector<Bench> benches;  // in the order the JSON first names them
   std::unordered_map<std::string, std::size_t> by_identity;

@@ -179,6 +179,8 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
   }
   ReportOptions ro;
   ro.metric = o.metric;
+  ro.tables = o.format != Format::csv;  // build only what the format writes
+  ro.tidy = o.format == Format::csv;
   const Document doc = o.command == "dtypes" ? build_dtypes(runs, ro) : build_report(runs, ro);
   render(doc, o.format, out);
   if (!o.svg_dir.empty()) {

@@ -3,6 +3,7 @@
 // into a Run. Streaming (SAX) parse: a 100,000-benchmark file is read without building a DOM.
 
 #include <string>
+#include <string_view>
 
 #include "run.hpp"
 
@@ -10,9 +11,9 @@ namespace sync_summary {
 
 // Parses text; source names the input in messages. Throws InputError on malformed JSON, JSON
 // that is not Google Benchmark's, or a run with no benchmarks.
-Run parse_run(std::string text, const std::string& source);
+Run parse_run(std::string_view text, const std::string& source);
 
-// Reads the file ("-" reads standard input) and parses it.
+// Reads the file ("-" reads standard input; regular files are memory-mapped) and parses it.
 Run load_run(const std::string& path);
 
 }  // namespace sync_summary

@@ -22,10 +22,12 @@ std::size_t bare_word_at(std::string_view text, std::size_t i) {
 
 }  // namespace
 
-std::string quote_non_finite(std::string text) {
-  // Fast path: most files have no non-finite value at all.
-  if (text.find("NaN") == std::string::npos && text.find("Infinity") == std::string::npos)
-    return text;
+bool has_non_finite_word(std::string_view text) {
+  return text.find("NaN") != std::string_view::npos ||
+         text.find("Infinity") != std::string_view::npos;
+}
+
+std::string quote_non_finite(std::string_view text) {
   std::string out;
   bool changed = false;
   bool in_string = false;
@@ -58,7 +60,7 @@ std::string quote_non_finite(std::string text) {
     i += len - 1;
     copied = i + 1;
   }
-  if (!changed) return text;
+  if (!changed) return std::string(text);
   out.append(text, copied, std::string::npos);
   return out;
 }

@@ -9,8 +9,10 @@
 
 namespace sync_summary {
 
-// Returns the text with the bare words quoted, or the text unchanged when it has none.
-std::string quote_non_finite(std::string text);
+// Whether the text may hold one of the words (a quick check: most runs have none).
+bool has_non_finite_word(std::string_view text);
+// The text with the bare words quoted.
+std::string quote_non_finite(std::string_view text);
 
 // "NaN", "Infinity", "-Infinity" as the double they stand for; nullopt for any other string.
 std::optional<double> non_finite_value(std::string_view text);

@@ -2,6 +2,7 @@
 // One Google Benchmark JSON file as written, before any interpretation: the context fields and
 // one Entry per element of "benchmarks". Field names follow json_reporter.cc of 1.7.1 and 1.8.3.
 
+#include <cstddef>
 #include <limits>
 #include <map>
 #include <string>
@@ -13,8 +14,10 @@
 
 namespace sync_summary {
 
+// A user counter of one row; its name is Run::counter_names[name_id] (names repeat on every
+// row, so each is stored once per run).
 struct Counter {
-  std::string name;
+  std::size_t name_id = 0;
   double value = 0.0;
 };
 
@@ -43,6 +46,9 @@ struct Run {
   std::string source;                                       // file name as given ("-": stdin)
   std::map<std::string, std::string, std::less<>> context;  // scalar context fields as text
   std::vector<Entry> entries;
+  std::vector<std::string> counter_names;
+
+  const std::string& counter_name(const Counter& c) const { return counter_names[c.name_id]; }
 
   // The context field, or "" when the run does not have it.
   std::string_view context_value(std::string_view key) const {
