@@ -24,9 +24,10 @@ constexpr std::string_view kReport = R"(usage: sync_summary report [FLAGS] RUN.j
 
 Per workload (family), dtype and backend, a table with one row per size: the Async baseline and,
 for each pattern, its time per step and its overhead against Async in us and %. Benchmarks that
-report bytes_per_second get bandwidth tables (GB/s); families with an Eager pattern get speed-up
-against Eager and the size at which each pattern breaks even. Errored and skipped benchmarks are
-listed with their reason. With repetitions a value is the median, with its coefficient of
+report bytes_per_second get bandwidth tables (GB/s); families with an Eager pattern (GraphReplay)
+get each pattern's speed-up against Eager, the break-even (replays after which Capture, making the
+graph, has paid for itself: Capture / (Eager - Replay)), and the size at which the speed-up
+crosses 1. Errored and skipped benchmarks are listed with their reason. With repetitions a value is the median, with its coefficient of
 variation (min and max in csv). Several runs are shown side by side, one column per run,
 labelled by file name (or by context when file names collide).
 

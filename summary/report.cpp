@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "format_number.hpp"
+#include "graph_table.hpp"
 #include "run_info.hpp"
 
 namespace sync_summary {
@@ -56,35 +57,6 @@ Summary scaled(Summary s, double factor) {
 
 double center(const Bench* b, const std::string& metric) {
   return b ? b->summary(metric).center : kNaN;
-}
-
-// "Replay breaks even with Eager at k = 6.5 (between 4 and 8)" and the like.
-std::string break_even(const Group& g, std::size_t col, std::size_t eager, std::size_t run,
-                       const std::string& metric, const std::string& who) {
-  if (g.arg_keys.empty()) return "";
-  const std::string& key = g.arg_keys[0];
-  std::vector<double> xs, ds;  // arg value, eager time - column time (> 0: column is faster)
-  for (std::size_t r = 0; r < g.rows.size(); ++r) {
-    const double x = arg_number(g.arg(r, key));
-    const double d = center(g.at(r, eager, run), metric) - center(g.at(r, col, run), metric);
-    if (!std::isnan(x) && !std::isnan(d)) {
-      xs.push_back(x);
-      ds.push_back(d);
-    }
-  }
-  if (xs.empty()) return "";
-  const std::string name = who + g.columns[col];
-  for (std::size_t i = 1; i < xs.size(); ++i) {
-    if ((ds[i - 1] > 0) == (ds[i] > 0)) continue;
-    const double xb = xs[i - 1] + (xs[i] - xs[i - 1]) * ds[i - 1] / (ds[i - 1] - ds[i]);
-    const std::string where = key + " = " + fmt_value(xb) + " (between " + fmt_axis(xs[i - 1]) +
-                              " and " + fmt_axis(xs[i]) + ")";
-    return name + (ds[i] > 0 ? " breaks even with Eager at " : " falls behind Eager at ") + where;
-  }
-  const std::string range = key + " = " + fmt_axis(xs.front()) + ".." + fmt_axis(xs.back());
-  return name +
-         (ds[0] > 0 ? " is faster than Eager at every " : " is never faster than Eager at ") +
-         range;
 }
 
 }  // namespace
@@ -181,62 +153,6 @@ Table bandwidth_table(const Group& g, const std::vector<RunData>& runs) {
   return t;
 }
 
-Table speedup_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {
-  const std::size_t eager = g.column_index(std::string(kEagerPattern));
-  const std::string title = g.title() + ": " + metric_title(metric) + ", speed-up against Eager";
-  const auto speedup = [&](std::size_t r, std::size_t c, std::size_t run) {
-    const double t = center(g.at(r, c, run), metric);
-    return fmt_speedup(center(g.at(r, eager, run), metric) / t);
-  };
-  Table t;
-  if (wide(g)) {
-    t = start_table(g, title, false);
-    t.header.push_back(g.columns[eager]);
-    for (std::size_t c = 0; c < g.columns.size(); ++c) {
-      if (c == eager) continue;
-      t.header.push_back(g.columns[c]);
-      t.header.push_back("speed-up");
-    }
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
-      std::vector<std::string> row = arg_cells(g, r);
-      const Bench* e = g.at(r, eager, 0);
-      row.push_back(cell_text(e, e ? e->summary(metric) : Summary{}));
-      for (std::size_t c = 0; c < g.columns.size(); ++c) {
-        if (c == eager) continue;
-        const Bench* b = g.at(r, c, 0);
-        row.push_back(cell_text(b, b ? b->summary(metric) : Summary{}));
-        row.push_back(b ? speedup(r, c, 0) : "");
-      }
-      t.rows.push_back(std::move(row));
-    }
-  } else {
-    t = start_table(g, title, true);
-    for (const auto& d : runs) {
-      t.header.push_back(d.label);
-      t.header.push_back(d.label + " speed-up");
-    }
-    for_each_present(g, [&](std::size_t r, std::size_t c) {
-      std::vector<std::string> row = arg_cells(g, r);
-      row.push_back(g.columns[c]);
-      for (std::size_t run = 0; run < g.runs; ++run) {
-        const Bench* b = g.at(r, c, run);
-        row.push_back(cell_text(b, b ? b->summary(metric) : Summary{}));
-        row.push_back(b && c != eager ? speedup(r, c, run) : "");
-      }
-      t.rows.push_back(std::move(row));
-    });
-  }
-  for (std::size_t run = 0; run < g.runs; ++run) {
-    const std::string who = g.runs > 1 ? runs[run].label + ": " : "";
-    for (std::size_t c = 0; c < g.columns.size(); ++c) {
-      if (c == eager) continue;
-      std::string line = break_even(g, c, eager, run, metric, who);
-      if (!line.empty()) t.notes.push_back(line);
-    }
-  }
-  return t;
-}
-
 Table problems_table(const std::vector<RunData>& runs) {
   Table t;
   t.title = "Errored or skipped benchmarks";
@@ -292,10 +208,13 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
   if (options.tidy) doc.tidy = report_tidy(runs, metric);
   if (!options.tables) return doc;
   for (const Group& g : build_groups(runs)) {
-    const bool graph = g.column_index(std::string(kEagerPattern)) < g.columns.size();
-    if (g.has_baseline || (!g.copy && !graph)) doc.table(overhead_table(g, runs, metric));
+    std::vector<Table> graphs = graph_tables(g, runs, metric);
+    // The plain time table, unless the bandwidth or graph tables already show every column.
+    if (g.has_baseline || (!g.copy && !all_graph_columns(g))) {
+      doc.table(overhead_table(g, runs, metric));
+    }
     if (g.copy) doc.table(bandwidth_table(g, runs));
-    if (graph) doc.table(speedup_table(g, runs, metric));
+    for (auto& t : graphs) doc.table(std::move(t));
   }
   Table problems = problems_table(runs);
   if (!problems.rows.empty()) doc.table(std::move(problems));

@@ -1,7 +1,7 @@
 #pragma once
 // `sync_summary report`: per workload, dtype and backend a table of time per step against the
-// Async baseline; bandwidth tables for copies; speed-up and break-even for graph families; the
-// benchmarks that failed or were skipped. One run, or several side by side.
+// Async baseline; bandwidth tables for copies; speed-up and break-even for graph families
+// (graph_table.hpp); the benchmarks that failed or were skipped. One run, or several side by side.
 
 #include <string>
 #include <vector>
@@ -23,14 +23,10 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
 // The parts, for the report and for the other commands.
 Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric);
 Table bandwidth_table(const Group& g, const std::vector<RunData>& runs);
-Table speedup_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric);
 Table problems_table(const std::vector<RunData>& runs);
 Table report_tidy(const std::vector<RunData>& runs, const std::string& metric);
 
 // Text of one cell: the summary, or why there is none ("error", "skipped").
 std::string cell_text(const Bench* b, const Summary& s);
-
-// The pattern graph families are measured against (GraphReplay: Eager vs Replay).
-inline constexpr std::string_view kEagerPattern = "Eager";
 
 }  // namespace sync_summary

@@ -27,7 +27,7 @@ const Bench& bench(const RunData& d, const std::string& identity) {
 
 TEST(Benchmarks, OneRowPerBenchmarkConvertedToUs) {
   const RunData d = load("gb171_run.json");
-  EXPECT_EQ(d.benches.size(), 67u);
+  EXPECT_EQ(d.benches.size(), 71u);
   const Bench& b = bench(d, "SmallGemm/DeviceSync/fp16/cublas/n:512");
   EXPECT_EQ(b.unit, TimeUnit::ns);
   const Summary s = b.summary("real_time");

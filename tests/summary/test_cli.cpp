@@ -85,7 +85,7 @@ TEST(Cli, ReportFormatsAndFilter) {
   EXPECT_TRUE(contains(md.out, "|---:|---:|"));
   const auto csv = run({"report", "--format", "csv", f});
   EXPECT_EQ(csv.out.rfind("run,benchmark,family,", 0), 0u);
-  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 68);
+  EXPECT_EQ(std::count(csv.out.begin(), csv.out.end(), '\n'), 72);
   const auto filtered = run({"report", "--filter=^HostCopy/", f});
   EXPECT_TRUE(contains(filtered.out, "HostCopy: bandwidth"));
   EXPECT_FALSE(contains(filtered.out, "NullKernel"));

@@ -34,7 +34,7 @@ TEST(GbJson, Reads171Run) {
   EXPECT_EQ(run.context_value("host_wait_mode"), "spin");
   EXPECT_EQ(run.context_value("num_cpus"), "2");  // numbers kept as text
   EXPECT_EQ(run.context_value("caches"), "");     // nested values are not kept
-  EXPECT_EQ(run.entries.size(), 67u);
+  EXPECT_EQ(run.entries.size(), 71u);
   const Entry& e = find_entry(run, "SmallGemm/DeviceSync/fp16/cublas/n:512/manual_time");
   EXPECT_FALSE(e.aggregate);
   EXPECT_TRUE(e.run_name.empty());  // the same as name: not kept twice

@@ -90,20 +90,51 @@ TEST(Report, BandwidthTableForCopies) {
 TEST(Report, SpeedupAndBreakEvenForGraphs) {
   const auto runs = load({"gb171_run.json"});
   const Document doc = build_report(runs, ReportOptions{});
-  const Table& t = table(doc, "GraphReplay: time per step (us), speed-up against Eager");
+  const Table& t = table(doc,
+                         "GraphReplay: time per step (us), speed-up against Eager, replays to pay "
+                         "for Capture");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"k", "Eager", "Replay", "speed-up", "Capture",
+                                                "break-even"}));
   const auto& d = runs[0];
+  const double eager = real(d, "GraphReplay/Eager/k:16");
+  const double replay = real(d, "GraphReplay/Replay/k:16");
+  const double capture = real(d, "GraphReplay/Capture/k:16");
   const auto& r = row(t, "16");
-  EXPECT_EQ(r[column(t, "speed-up")],
-            fmt_speedup(real(d, "GraphReplay/Eager/k:16") / real(d, "GraphReplay/Replay/k:16")));
-  // Replay is slower at k=1 and faster at k=4: break-even by linear interpolation in between.
+  EXPECT_EQ(r[3], fmt_speedup(eager / replay));
+  EXPECT_EQ(r[5], fmt_value(capture / (eager - replay)));  // replays to pay for making the graph
+  EXPECT_EQ(row(t, "1")[5], "never");                      // Replay is slower at k = 1
+  // Replay is slower at k=1 and faster at k=4: the crossing by linear interpolation in between.
   const double d1 = real(d, "GraphReplay/Eager/k:1") - real(d, "GraphReplay/Replay/k:1");
   const double d4 = real(d, "GraphReplay/Eager/k:4") - real(d, "GraphReplay/Replay/k:4");
   ASSERT_LT(d1, 0);
   ASSERT_GT(d4, 0);
   const double k = 1 + 3 * d1 / (d1 - d4);
   ASSERT_EQ(t.notes.size(), 1u);
-  EXPECT_EQ(t.notes[0],
-            "Replay breaks even with Eager at k = " + fmt_value(k) + " (between 1 and 4)");
+  EXPECT_EQ(t.notes[0], "Replay overtakes Eager at k = " + fmt_value(k) + " (between 1 and 4)");
+  // No plain time table for a family that the graph table shows whole.
+  for (const Block& b : doc.blocks) EXPECT_NE(b.table.title, "GraphReplay: time per step (us)");
+}
+
+TEST(Report, GraphColumnsMatchTheirVariants) {
+  const sync_summary::Run run = parse_run(
+      R"({"context": {}, "benchmarks": [
+        {"name": "GraphReplay/Eager/null_kernel/k:1", "real_time": 4, "time_unit": "us"},
+        {"name": "GraphReplay/Replay/null_kernel/k:1", "real_time": 2, "time_unit": "us"},
+        {"name": "GraphReplay/Capture/null_kernel/k:1", "real_time": 10, "time_unit": "us"},
+        {"name": "GraphReplay/Eager/fp16/cublas/n:512/k:1", "real_time": 8, "time_unit": "us"},
+        {"name": "GraphReplay/Replay/fp16/cublas/n:512/k:1", "real_time": 9, "time_unit": "us"}]})",
+      "t.json");
+  std::vector<RunData> runs;
+  runs.push_back(digest(run));
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& nk = table(doc,
+                          "GraphReplay (null_kernel): time per step (us), speed-up against "
+                          "Eager, replays to pay for Capture");
+  EXPECT_EQ(nk.rows[0],
+            (std::vector<std::string>{"1", "4.000", "2.000", "2.00x", "10.00", "5.000"}));
+  const Table& gemm =
+      table(doc, "GraphReplay fp16 cublas: time per step (us), speed-up against Eager");
+  EXPECT_EQ(gemm.rows[0], (std::vector<std::string>{"512", "1", "8.000", "9.000", "0.89x"}));
 }
 
 TEST(Report, FailuresAreListedNotDropped) {
@@ -178,7 +209,7 @@ TEST(Report, LabelsFromFileContextOrFlag) {
 TEST(Report, CsvHasOneRowPerBenchmarkWithFullPrecision) {
   const auto runs = load({"gb171_run.json"});
   const Document doc = build_report(runs, ReportOptions{});
-  EXPECT_EQ(doc.tidy.rows.size(), 67u);
+  EXPECT_EQ(doc.tidy.rows.size(), 71u);
   const auto& h = doc.tidy.header;
   const auto col = [&](const char* name) {
     return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
