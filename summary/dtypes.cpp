@@ -44,20 +44,42 @@ RowIndex index_rows(const Group& g) {
   return index;
 }
 
-// One table: rows the union of sizes, two columns (time, +%) per dtype.
-void add_column_table(const DtypeSet& set, const std::string& column, const std::string& metric,
-                      const std::string& label, Document& doc) {
+// The sizes a column has in some dtype of the set, and the arg keys they use.
+struct ColumnRows {
   std::vector<Args> rows;
-  std::vector<std::string> keys;
-  std::vector<RowIndex> index;
   std::set<std::string> seen;
+  std::vector<std::string> keys;
+};
+
+// One pass over the set's benchmarks: every non-baseline column with its rows, in first-seen
+// order (a table never lists a size that none of its dtypes has).
+std::vector<std::pair<std::string, ColumnRows>> column_rows(const DtypeSet& set) {
+  std::vector<std::pair<std::string, ColumnRows>> out;
+  std::unordered_map<std::string, std::size_t> index;
   for (const Group* g : set.groups) {
-    index.push_back(index_rows(*g));
-    for (const auto& a : g->rows)
-      if (seen.insert(args_text(a)).second) rows.push_back(a);
-    for (const auto& k : g->arg_keys)
-      if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    for (const auto& cell : g->cells) {
+      if (g->has_baseline && cell.col == 0) continue;
+      const std::string& column = g->columns[cell.col];
+      auto [it, inserted] = index.try_emplace(column, out.size());
+      if (inserted) out.emplace_back(column, ColumnRows{});
+      ColumnRows& cr = out[it->second].second;
+      const Args& a = g->rows[cell.row];
+      if (!cr.seen.insert(args_text(a)).second) continue;
+      cr.rows.push_back(a);
+      for (const auto& kv : a)
+        if (std::find(cr.keys.begin(), cr.keys.end(), kv.first) == cr.keys.end())
+          cr.keys.push_back(kv.first);
+    }
   }
+  return out;
+}
+
+// One table: a row per size, two columns (time, +%) per dtype.
+void add_column_table(const DtypeSet& set, const std::vector<RowIndex>& index,
+                      const std::string& column, ColumnRows cr, const std::string& metric,
+                      const std::string& label, Document& doc) {
+  std::vector<Args> rows = std::move(cr.rows);
+  const std::vector<std::string>& keys = cr.keys;
   std::stable_sort(rows.begin(), rows.end(), args_less);
 
   Table t;
@@ -111,13 +133,10 @@ Document build_dtypes(const std::vector<RunData>& runs, const ReportOptions& opt
     if (runs.size() > 1) doc.heading("run " + d.label + " (" + d.run.source + ")", 2);
     const std::vector<Group> groups = build_groups(std::vector<const RunData*>{&d});
     for (const DtypeSet& set : dtype_sets(groups)) {
-      std::vector<std::string> columns;
-      for (const Group* g : set.groups)
-        for (std::size_t c = g->has_baseline ? 1 : 0; c < g->columns.size(); ++c)
-          if (std::find(columns.begin(), columns.end(), g->columns[c]) == columns.end())
-            columns.push_back(g->columns[c]);
-      for (const auto& column : columns) {
-        add_column_table(set, column, options.metric, d.label, doc);
+      std::vector<RowIndex> index;  // per dtype: row of each size
+      for (const Group* g : set.groups) index.push_back(index_rows(*g));
+      for (auto& [column, rows] : column_rows(set)) {
+        add_column_table(set, index, column, std::move(rows), options.metric, d.label, doc);
         ++tables;
       }
     }

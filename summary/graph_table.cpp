@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "format_number.hpp"
 #include "report.hpp"
@@ -26,6 +27,7 @@ struct GraphSet {
   std::vector<std::size_t> others;
   std::size_t capture = 0;
   bool has_capture = false;
+  std::vector<std::size_t> rows;  // the rows where the set has a benchmark, ascending
 };
 
 std::vector<GraphSet> graph_sets(const Group& g) {
@@ -46,6 +48,18 @@ std::vector<GraphSet> graph_sets(const Group& g) {
     }
     sets.push_back(std::move(s));
   }
+  // Rows per set in one pass over the benchmarks (cells are sorted by row).
+  std::vector<std::size_t> set_of(g.columns.size(), sets.size());
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    set_of[sets[i].eager] = i;
+    for (std::size_t c : sets[i].others) set_of[c] = i;
+    if (sets[i].has_capture) set_of[sets[i].capture] = i;
+  }
+  for (const auto& cell : g.cells) {
+    const std::size_t i = set_of[cell.col];
+    if (i < sets.size() && (sets[i].rows.empty() || sets[i].rows.back() != cell.row))
+      sets[i].rows.push_back(cell.row);
+  }
   return sets;
 }
 
@@ -64,15 +78,11 @@ std::string break_even_cell(double capture, double eager, double t) {
   return eager > t ? fmt_value(capture / (eager - t)) : "never";
 }
 
-// The arg the sizes vary along (the first key with two values or more).
-std::string x_key(const Group& g) {
+// The arg the sizes vary along: the first key with two values or more among the rows.
+std::string x_key(const Group& g, const std::vector<std::size_t>& rows) {
   for (const auto& k : g.arg_keys) {
-    std::string first;
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
-      const std::string v = g.arg(r, k);
-      if (r == 0) first = v;
-      if (v != first) return k;
-    }
+    for (std::size_t r : rows)
+      if (g.arg(r, k) != g.arg(rows.front(), k)) return k;
   }
   return "";
 }
@@ -80,23 +90,24 @@ std::string x_key(const Group& g) {
 // Where the column's speed-up against Eager crosses 1 along the x arg, per value of the others.
 void crossing_notes(const Group& g, const GraphSet& s, std::size_t col, std::size_t run,
                     const std::string& metric, const std::string& who, Table& t) {
-  const std::string key = x_key(g);
+  if (s.rows.empty()) return;
+  const std::string key = x_key(g, s.rows);
   if (key.empty()) return;
-  std::vector<std::string> series;  // the other args of each row, in row order
-  for (std::size_t r = 0; r < g.rows.size(); ++r) {
+  // Rows split by the values of the other args ("n=512"), in first-seen order.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> series;
+  std::unordered_map<std::string, std::size_t> series_index;
+  for (std::size_t r : s.rows) {
     std::string rest;
     for (const auto& [k, v] : g.rows[r])
       if (k != key) rest += (rest.empty() ? "" : " ") + k + "=" + v;
-    if (std::find(series.begin(), series.end(), rest) == series.end()) series.push_back(rest);
+    auto [it, inserted] = series_index.try_emplace(rest, series.size());
+    if (inserted) series.emplace_back(rest, std::vector<std::size_t>{});
+    series[it->second].second.push_back(r);
   }
   const std::string name = pattern_of(g.columns[col]);
-  for (const auto& rest : series) {
+  for (const auto& [rest, rows] : series) {
     std::vector<double> xs, ds;  // x, eager - time (> 0: faster than Eager)
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
-      std::string other;
-      for (const auto& [k, v] : g.rows[r])
-        if (k != key) other += (other.empty() ? "" : " ") + k + "=" + v;
-      if (other != rest) continue;
+    for (std::size_t r : rows) {
       const double x = arg_number(g.arg(r, key));
       const double d = center(g.at(r, s.eager, run), metric) - center(g.at(r, col, run), metric);
       if (std::isnan(x) || std::isnan(d)) continue;
@@ -150,7 +161,7 @@ Table one_table(const Group& g, const GraphSet& s, const std::vector<RunData>& r
         t.header.push_back(s.others.size() == 1 ? "break-even"
                                                 : pattern_of(g.columns[c]) + " break-even");
     }
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    for (std::size_t r : s.rows) {
       std::vector<std::string> row;
       for (const auto& k : g.arg_keys) row.push_back(g.arg(r, k));
       row.push_back(time_cell(g.at(r, s.eager, 0), metric));
@@ -175,7 +186,7 @@ Table one_table(const Group& g, const GraphSet& s, const std::vector<RunData>& r
     std::vector<std::size_t> cols = {s.eager};
     cols.insert(cols.end(), s.others.begin(), s.others.end());
     if (s.has_capture) cols.push_back(s.capture);
-    for (std::size_t r = 0; r < g.rows.size(); ++r) {
+    for (std::size_t r : s.rows) {
       for (std::size_t c : cols) {
         std::vector<std::string> row;
         for (const auto& k : g.arg_keys) row.push_back(g.arg(r, k));
