@@ -145,6 +145,10 @@ BenchName parse_name(std::string_view name) {
     }
   }
 
+  // threads:N is Google Benchmark's suffix but a different measurement per N: an identity arg.
+  for (const auto& suffix : b.gb_suffixes) {
+    if (suffix.rfind("threads:", 0) == 0) b.args.emplace_back("threads", suffix.substr(8));
+  }
   b.identity = make_identity(b, b.column());
   return b;
 }

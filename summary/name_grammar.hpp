@@ -5,7 +5,8 @@
 //
 // Words are variants, then at most one dtype word, then at most one backend word. Google
 // Benchmark's suffixes (manual_time, real_time, process_time, repeats:N, min_time:X,
-// min_warmup_time:X, iterations:N, threads:N) trail the name and are not part of its identity.
+// min_warmup_time:X, iterations:N, threads:N) trail the name and are not part of its identity,
+// except threads:N, which is kept as the arg threads:N (each thread count is its own benchmark).
 
 #include <string>
 #include <string_view>
