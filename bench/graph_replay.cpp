@@ -1,9 +1,121 @@
-// GraphReplay: not yet written.
+// GraphReplay: K small ops launched one by one (Eager) against the same K ops captured once into
+// a CUDA graph and replayed (Replay); what making the graph costs (Capture), and after how many
+// replays it pays for itself. A step = K ops; us_per_op = the step's time / K.
 
+#include <benchmark/benchmark.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench_context.hpp"
 #include "families.hpp"
+#include "graphs_kernels.cuh"
+#include "names.hpp"
+#include "ops.hpp"
+#include "step_loop.hpp"
 
 namespace sync_bench {
+namespace {
 
-void register_graph_replay() {}
+enum class Workload { NullKernel, SmallGemm };
+enum class Pattern { Eager, Replay, Capture };
+
+struct Spec {
+  Workload workload;
+  Pattern pattern;
+  int k;  // ops per step
+};
+
+constexpr Dtype kGemmDtype = Dtype::fp16;
+constexpr Backend kGemmBackend = Backend::cublas;
+constexpr int kGemmN = 512;
+const std::vector<int> kOpsPerStep = {1, 10, 100};
+constexpr int kSetupBatches = 5;  // batches behind each step time measured in setup
+
+const char* pattern_name(Pattern p) {
+  return p == Pattern::Eager ? "Eager" : p == Pattern::Replay ? "Replay" : "Capture";
+}
+
+std::unique_ptr<Op> make_op(Workload w, BenchContext& ctx) {
+  if (w == Workload::NullKernel) return std::make_unique<NullKernelOp>(ctx.stream());
+  return std::make_unique<GemmOp>(ctx.gemm(kGemmDtype, kGemmBackend, kGemmN));
+}
+
+void run(benchmark::State& state, const Spec& spec) {
+  BenchContext& ctx = bench_context();
+  const cudaStream_t stream = ctx.stream();
+  const std::unique_ptr<Op> op = make_op(spec.workload, ctx);
+  const int k = spec.k;
+  // Step i enqueues ops i*k .. i*k+k-1: the last op's value tells which step ran last.
+  auto eager = [&](std::int64_t i) {
+    for (int j = 0; j < k; ++j) op->enqueue(i * k + j);
+  };
+  auto add_counters = [&](const StepStats& stats, double flops_per_step) {
+    report_step_counters(state, stats, flops_per_step);
+    state.counters["us_per_op"] = stats.gpu_seconds / stats.steps / k * 1e6;
+  };
+
+  // Launch costs, eager: the host launches each op (the GPU waits on it when ops are short).
+  if (spec.pattern == Pattern::Eager) {
+    const StepStats stats = run_timed_steps(state, stream, eager);
+    check_final_output(*op, stats.last_step * k + k - 1, stream);
+    add_counters(stats, op->flops() * k);
+    return;
+  }
+
+  // The graph of ops 0..k-1, checked once: a replay over the value op k writes must leave op k-1's.
+  op->enqueue(0);  // first launches (module loading) stay out of the capture
+  const Graph graph = capture_graph(stream, [&] { eager(0); });
+  const GraphExec exec(graph.get());
+  auto replay = [&](std::int64_t) { CUDA_CHECK(cudaGraphLaunch(exec.get(), stream)); };
+  op->enqueue(k);
+  replay(0);
+  check_final_output(*op, k - 1, stream);
+  state.counters["graph_nodes"] = static_cast<double>(graph_nodes(graph));
+
+  // Replay: one cudaGraphLaunch per step; the GPU runs the k nodes without the host.
+  if (spec.pattern == Pattern::Replay) {
+    op->enqueue(k);
+    const StepStats stats = run_timed_steps(state, stream, replay);
+    check_final_output(*op, k - 1, stream);
+    add_counters(stats, op->flops() * k);
+    return;
+  }
+
+  // Capture: capturing the k ops + instantiating + destroying, host work on an idle stream. It pays
+  // for itself after capture / (eager - replay) replays, eager and replay measured in setup as the
+  // two benchmarks above measure them (-1: replay saves nothing, the graph never pays).
+  const double eager_s = measure_step_seconds(stream, eager, kSetupBatches);
+  const double replay_s = measure_step_seconds(stream, replay, kSetupBatches);
+  check_final_output(*op, k - 1, stream);
+  const StepStats stats = run_timed_steps(state, stream, [&](std::int64_t) {
+    const Graph captured = capture_graph(stream, [&] { eager(0); });
+    const GraphExec instantiated(captured.get());
+  });
+  add_counters(stats, 0.0);
+  const double capture_s = stats.gpu_seconds / stats.steps;
+  state.counters["eager_us"] = eager_s * 1e6;
+  state.counters["replay_us"] = replay_s * 1e6;
+  state.counters["break_even_replays"] = eager_s > replay_s ? capture_s / (eager_s - replay_s) : -1;
+}
+
+void add(const Spec& spec) {
+  const std::string bench =
+      spec.workload == Workload::NullKernel
+          ? bench_name({"GraphReplay", pattern_name(spec.pattern), "null_kernel"}, {{"k", spec.k}})
+          : bench_name(
+                {"GraphReplay", pattern_name(spec.pattern), name(kGemmDtype), name(kGemmBackend)},
+                {{"n", kGemmN}, {"k", spec.k}});
+  register_family_benchmark(bench, [spec](benchmark::State& state) { run(state, spec); });
+}
+
+}  // namespace
+
+void register_graph_replay() {
+  for (Workload w : {Workload::NullKernel, Workload::SmallGemm})
+    for (int k : kOpsPerStep)
+      for (Pattern p : {Pattern::Eager, Pattern::Replay, Pattern::Capture}) add(Spec{w, p, k});
+}
 
 }  // namespace sync_bench

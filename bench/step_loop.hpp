@@ -67,6 +67,22 @@ struct LoopConfig {
   std::int64_t accounting_steps = 16;  // at most; at least 2, and no more than one batch
 };
 
+// Warm-up (first-launch costs, page faults), then a short timed probe that sizes the batch.
+// Advances the step index i past the steps it ran; returns the steps per batch.
+template <class Step>
+std::int64_t warm_up_and_size_batch(cudaStream_t stream, Step& step, std::int64_t& i,
+                                    const LoopConfig& config) {
+  for (int w = 0; w < config.warmup_steps; ++w) step(i++);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  BatchTimer timer;
+  timer.start(stream);
+  for (int w = 0; w < config.sizing_steps; ++w) step(i++);
+  timer.stop(stream);
+  const double per_step = std::max(timer.seconds() / config.sizing_steps, 1e-9);
+  return std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / per_step), 1,
+                                  config.max_batch);
+}
+
 // Runs step(i) for increasing i, one step per Google Benchmark iteration, so that min_time and
 // the iteration count mean GPU time and steps. Steps are timed in batches: each finished batch
 // reports its whole GPU time through SetIterationTime (which accumulates), so the reported time is
@@ -77,16 +93,8 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   using Clock = std::chrono::steady_clock;
   StepStats stats;
   std::int64_t i = 0;
-  for (int w = 0; w < config.warmup_steps; ++w) step(i++);
-  CUDA_CHECK(cudaDeviceSynchronize());
-
+  stats.batch = warm_up_and_size_batch(stream, step, i, config);
   BatchTimer timer;
-  timer.start(stream);
-  for (int w = 0; w < config.sizing_steps; ++w) step(i++);
-  timer.stop(stream);
-  const double per_step = std::max(timer.seconds() / config.sizing_steps, 1e-9);
-  stats.batch = std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / per_step), 1,
-                                         config.max_batch);
 
   std::int64_t in_batch = 0;
   double cpu0 = 0.0;
@@ -125,6 +133,26 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   }
   stats.last_step = i - 1;
   return stats;
+}
+
+// GPU-timeline seconds per step, measured as run_timed_steps measures a benchmark (same warm-up,
+// same sizing rule, event-bracketed batches, same step indices: the first timed step is
+// warmup_steps + sizing_steps), but outside Google Benchmark's loop: for the numbers a benchmark
+// derives from other step functions than its own (a fit, a break-even point).
+template <class Step>
+double measure_step_seconds(cudaStream_t stream, Step&& step, int batches,
+                            const LoopConfig& config = {}) {
+  std::int64_t i = 0;
+  const std::int64_t batch = warm_up_and_size_batch(stream, step, i, config);
+  BatchTimer timer;
+  double seconds = 0.0;
+  for (int b = 0; b < batches; ++b) {
+    timer.start(stream);
+    for (std::int64_t s = 0; s < batch; ++s) step(i++);
+    timer.stop(stream);
+    seconds += timer.seconds();
+  }
+  return seconds / (static_cast<double>(batch) * batches);
 }
 
 // The counters every benchmark reports beside its GPU time, and the GPU's state just after it:

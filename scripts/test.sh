@@ -1,5 +1,14 @@
 #!/usr/bin/env bash
 # Builds sync_bench and runs every test. Tests labelled `gpu` skip, saying why, where there is no
-# GPU. Extra arguments go to ctest (e.g. -LE gpu for the CPU subset).
+# GPU. With --sanitize: a separate ASan+UBSan build of the host code runs the CPU tests.
+# Other arguments go to ctest (e.g. -LE gpu for the CPU subset).
+if [ "${1:-}" = "--sanitize" ]; then
+  shift
+  export BUILD_DIR="${BUILD_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build-sanitize}"
+  export CMAKE_ARGS="-DSYNC_BENCH_SANITIZE=ON ${CMAKE_ARGS:-}"
+  export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+  export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+  set -- -LE gpu "$@"
+fi
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"

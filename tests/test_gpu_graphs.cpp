@@ -1,0 +1,145 @@
+// The graph-group families end to end on the GPU: every benchmark runs and validates what it
+// measures, and the numbers have the shape the physics demands. One run per family, shared by
+// that family's tests.
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "command.hpp"
+#include "gpu_guard.hpp"
+
+namespace sync_bench::test {
+namespace {
+
+using Rows = std::map<std::string, nlohmann::json>;  // iteration rows by name, no /manual_time
+
+const Rows& family_rows(const std::string& family) {
+  static std::map<std::string, Rows> runs;
+  if (const auto it = runs.find(family); it != runs.end()) return it->second;
+  Rows& rows = runs[family];
+  const nlohmann::json run =
+      run_sync_bench_json("--benchmark_filter='^" + family + "/' --benchmark_min_time=0.02");
+  if (!run.contains("benchmarks")) return rows;
+  for (const auto& b : run["benchmarks"]) {
+    if (b.value("run_type", "iteration") != "iteration") continue;
+    std::string name = b.at("name");
+    rows[name.substr(0, name.rfind("/manual_time"))] = b;
+  }
+  return rows;
+}
+
+double time_us(const Rows& rows, const std::string& name) {
+  const auto it = rows.find(name);
+  if (it == rows.end()) {
+    ADD_FAILURE() << "no result for " << name;
+    return 0.0;
+  }
+  EXPECT_EQ(it->second.at("time_unit"), "us") << name;
+  return it->second.at("real_time").get<double>();
+}
+
+double counter(const Rows& rows, const std::string& name, const std::string& key) {
+  const auto it = rows.find(name);
+  if (it == rows.end() || !it->second.contains(key)) {
+    ADD_FAILURE() << "no counter " << key << " for " << name;
+    return 0.0;
+  }
+  return it->second.at(key).get<double>();
+}
+
+std::size_t listed_count(const std::string& family) {
+  const CommandResult r = run_command(
+      sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='^" + family + "/'");
+  std::size_t lines = 0;
+  for (char c : r.output) lines += c == '\n';
+  return lines;
+}
+
+// Every benchmark of the family ran to the end, without an error, with positive numbers.
+void expect_all_ran(const std::string& family) {
+  const Rows& rows = family_rows(family);
+  EXPECT_EQ(rows.size(), listed_count(family)) << family;
+  for (const auto& [name, b] : rows) {
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+    EXPECT_FALSE(b.value("skipped", false)) << name << ": " << b.value("skip_message", "");
+    EXPECT_GT(b.value("real_time", 0.0), 0.0) << name;
+    EXPECT_GT(b.value("host_us", 0.0), 0.0) << name;
+    EXPECT_GE(b.value("batch", 0.0), 1.0) << name;
+  }
+}
+
+TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
+  SKIP_WITHOUT_GPU();
+  expect_all_ran("GraphReplay");
+  const Rows& rows = family_rows("GraphReplay");
+  for (const auto& [name, b] : rows) {
+    EXPECT_GT(counter(rows, name, "us_per_op"), 0.0) << name;
+    if (name.find("/Eager/") == std::string::npos) {
+      EXPECT_GE(counter(rows, name, "graph_nodes"), 1.0) << name;
+    }
+    if (name.find("/Capture/") != std::string::npos) {
+      EXPECT_GT(counter(rows, name, "eager_us"), 0.0) << name;
+      EXPECT_GT(counter(rows, name, "replay_us"), 0.0) << name;
+      EXPECT_NE(counter(rows, name, "break_even_replays"), 0.0) << name;
+    }
+  }
+  EXPECT_EQ(counter(rows, "GraphReplay/Replay/null_kernel/k:100", "graph_nodes"), 100.0);
+  // 100 launches from the host against one: per op, the replay must win.
+  const double eager = counter(rows, "GraphReplay/Eager/null_kernel/k:100", "us_per_op");
+  const double replay = counter(rows, "GraphReplay/Replay/null_kernel/k:100", "us_per_op");
+  EXPECT_LT(replay, eager);
+  EXPECT_GT(counter(rows, "GraphReplay/Capture/null_kernel/k:100", "break_even_replays"), 0.0);
+}
+
+TEST(GpuGraphs, SyncEveryFitsAPositiveSyncCost) {
+  SKIP_WITHOUT_GPU();
+  expect_all_ran("SyncEvery");
+  const Rows& rows = family_rows("SyncEvery");
+  const std::string fit = "SyncEvery/Fit/fp16/cublas/n:512";
+  EXPECT_GT(counter(rows, fit, "t_sync_us"), 0.0);
+  EXPECT_GT(counter(rows, fit, "t_op_us"), 0.0);
+  EXPECT_GT(counter(rows, fit, "r2"), 0.5) << "T(K) = t_op + t_sync / K should explain the times";
+  EXPECT_LE(counter(rows, fit, "r2"), 1.0);
+  const std::string base = "SyncEvery/StreamSync/fp16/cublas/n:512/k:";
+  EXPECT_LT(time_us(rows, base + "256"), time_us(rows, base + "1"));
+}
+
+TEST(GpuGraphs, DataDependentHostSizingCostsASync) {
+  SKIP_WITHOUT_GPU();
+  expect_all_ran("DataDependent");
+  const Rows& rows = family_rows("DataDependent");
+  for (const auto& [name, b] : rows) {
+    const double elements = std::stod(name.substr(name.rfind(':') + 1));
+    const double selected = counter(rows, name, "selected");
+    EXPECT_GT(selected, 0.2 * elements) << name << ": a threshold of 0.5 keeps about a quarter";
+    EXPECT_LT(selected, 0.3 * elements) << name;
+    EXPECT_GT(b.value("items_per_second", 0.0), 0.0) << name;
+  }
+  EXPECT_GT(time_us(rows, "DataDependent/HostSized/elements:1048576"),
+            time_us(rows, "DataDependent/DeviceSized/elements:1048576"));
+}
+
+TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
+  SKIP_WITHOUT_GPU();
+  expect_all_ran("TrainLoop");
+  const Rows& rows = family_rows("TrainLoop");
+  for (const auto& [name, b] : rows) {
+    const double steps_per_s = counter(rows, name, "steps_per_s");
+    EXPECT_NEAR(steps_per_s * b.value("real_time", 0.0), 1e6, 1e4) << name;  // same numbers
+    EXPECT_GT(b.value("TFLOPS", 0.0), 0.0) << name;
+  }
+  for (const std::string n : {"512", "1024"}) {
+    const std::string config = "/bf16/cublas/n:" + n;
+    const double item = time_us(rows, "TrainLoop/ItemEveryStep" + config);
+    const double every_n = time_us(rows, "TrainLoop/ReadEveryN" + config + "/n_read:100");
+    const double graph = time_us(rows, "TrainLoop/GraphReadEveryN" + config + "/n_read:100");
+    EXPECT_GT(item, every_n) << n;
+    EXPECT_LE(graph, 1.1 * every_n) << n << ": a replayed step should not be slower than eager";
+  }
+}
+
+}  // namespace
+}  // namespace sync_bench::test
