@@ -104,6 +104,9 @@ RunData digest(Run run) {
   d.run = std::move(run);
   // Repetitions and aggregates repeat a name: parse each distinct name once.
   std::unordered_map<std::string_view, std::size_t> by_name;
+  by_name.reserve(d.run.entries.size());  // sized once: no rehash or move of 100,000 benchmarks
+  d.by_identity.reserve(d.run.entries.size());
+  d.benches.reserve(d.run.entries.size());
   for (const Entry& e : d.run.entries) {
     const std::string_view key =
         e.run_name.empty() ? strip_aggregate_suffix(e.name, e.aggregate ? e.aggregate_name : "")
