@@ -15,16 +15,35 @@ cxx="${CXX_FUZZ:-$(command -v clang++-14 || command -v clang++)}"
 out=build-fuzz
 mkdir -p "$out/obj" "$out/artifacts" fuzz-corpus tests/data/fuzz
 
+# shellcheck disable=SC2054  # the commas are part of -fsanitize=
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer-no-link,address,undefined
        -fno-sanitize-recover=undefined -fno-omit-frame-pointer -Isummary)
-sources=()
+
+# compile SOURCE: its object in build-fuzz/obj/, rebuilt when the source or a header is newer.
+compile() {
+  local src="$1" obj
+  obj="$out/obj/$(basename "$src" .cpp).o"
+  if [ "$obj" -nt "$src" ] && [ -z "$(find summary -name '*.hpp' -newer "$obj")" ]; then
+    return 0
+  fi
+  "$cxx" "${flags[@]}" -c "$src" -o "$obj"
+}
+
+# The library's sources and the fuzz target; not main.cpp or the micro-benchmark. In parallel.
+pids=()
+objs=()
 for f in summary/*.cpp; do
   case "$f" in summary/main.cpp | summary/bench_summary.cpp) continue ;; esac
-  sources+=("$f")
+  objs+=("$out/obj/$(basename "$f" .cpp).o")
+  compile "$f" &
+  pids+=($!)
+  if [ "${#pids[@]}" -ge "$(nproc)" ]; then
+    wait "${pids[0]}"
+    pids=("${pids[@]:1}")
+  fi
 done
-printf '%s\n' "${sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
-  'o="'"$out"'/obj/$(basename {} .cpp).o"; [ "$o" -nt {} ] && ! find summary -name "*.hpp" -newer "$o" | grep -q . || "'"$cxx"'" '"${flags[*]}"' -c {} -o "$o"'
-"$cxx" -fsanitize=fuzzer,address,undefined "$out"/obj/*.o -o "$out/fuzz_summary"
+for p in "${pids[@]}"; do wait "$p"; done
+"$cxx" -fsanitize=fuzzer,address,undefined "${objs[@]}" -o "$out/fuzz_summary"
 
 # Seeds: the fixtures small enough to mutate quickly, and the inputs kept from earlier crashes.
 find tests/data -maxdepth 2 -name '*.json' -size -64k -exec cp {} fuzz-corpus/ \;
