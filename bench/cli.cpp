@@ -9,7 +9,10 @@
 namespace sync_bench {
 namespace {
 
-constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02";
+#ifndef SYNC_BENCH_MIN_TIME_UNIT
+#define SYNC_BENCH_MIN_TIME_UNIT ""
+#endif
+constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02" SYNC_BENCH_MIN_TIME_UNIT;
 
 bool starts_with(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;

@@ -39,8 +39,8 @@ int choose_device(const sync_bench::Options& options) {
     return 2;
   }
   // The wait mode must be set before the device's context exists; cudaInitDevice creates it.
-  const cudaError_t init =
-      cudaInitDevice(options.device, sync_bench::wait_mode_flag(options.wait_mode), 0);
+  const cudaError_t init = cudaInitDevice(
+      options.device, sync_bench::wait_mode_flag(options.wait_mode), cudaInitDeviceFlagsAreValid);
   if (init != cudaSuccess) {
     std::fprintf(stderr, "sync_bench: cannot initialise device %d: %s: %s\n", options.device,
                  cudaGetErrorName(init), cudaGetErrorString(init));

@@ -1,7 +1,7 @@
 #pragma once
 // The work between syncs. Every op writes a value the host can predict from the step index, so
 // that every read-back of it can be checked: the null kernel writes step+1, a GEMM alternates the
-// sign of its output (alpha = +1/-1), so a read that did not wait for its step sees the wrong sign.
+// sign of its output (B or -B), so a read that did not wait for its step sees the wrong sign.
 
 #include <cstddef>
 #include <cstdint>
@@ -50,7 +50,7 @@ class NullKernelOp final : public Op {
 class GemmOp final : public Op {
  public:
   explicit GemmOp(const Gemm& gemm) : gemm_(gemm) {}
-  void enqueue(std::int64_t step) const override { gemm_.enqueue(sign(step)); }
+  void enqueue(std::int64_t step) const override { gemm_.enqueue(step & 1); }
   const std::byte* output() const override { return static_cast<const std::byte*>(gemm_.c()); }
   std::size_t output_bytes() const override { return gemm_.c_bytes(); }
   std::size_t probe_offset() const override { return gemm_.probe_index() * probe_bytes(); }

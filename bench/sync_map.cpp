@@ -180,11 +180,11 @@ std::vector<Row> probes() {
        [](Env& e) { return timed([&] { launch_null_kernel(e.scalar.get(), 2, e.busy.get()); }); }},
       {"cublasCreate + cublasDestroy", "first matmul on a new stream/handle",
        [](Env&) { return timed([] { CublasHandle h; }); }},
-      {"cublasGemmEx", "torch.matmul", [](Env& e) { return timed([&] { e.blas.enqueue(1.0f); }); }},
+      {"cublasGemmEx", "torch.matmul", [](Env& e) { return timed([&] { e.blas.enqueue(); }); }},
       {"cublasLtCreate + cublasLtDestroy", "",
        [](Env&) { return timed([] { CublasLtHandle h; }); }},
       {"cublasLtMatmul", "torch.matmul (Lt path)",
-       [](Env& e) { return timed([&] { e.lt.enqueue(1.0f); }); }},
+       [](Env& e) { return timed([&] { e.lt.enqueue(); }); }},
       {"cudaGraphInstantiate", "torch.cuda.graph capture",
        [](Env& e) {
          cudaGraphExec_t exec = nullptr;

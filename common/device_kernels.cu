@@ -57,6 +57,13 @@ __global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint32_t se
 }
 
 template <class T>
+__global__ void negate_kernel(const T* in, T* out, std::size_t count) {
+  for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
+       i += std::size_t(gridDim.x) * blockDim.x)
+    out[i] = -in[i];
+}
+
+template <class T>
 __global__ void fill_nan_kernel(T* data, std::size_t count) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
@@ -130,6 +137,15 @@ void fill_uniform(void* data, Dtype dtype, std::size_t count, std::uint32_t seed
     using T = std::remove_pointer_t<decltype(tag)>;
     fill_uniform_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<T*>(data), count,
                                                                     seed);
+  });
+  CUDA_CHECK_LAST_LAUNCH();
+}
+
+void negate(const void* in, void* out, Dtype dtype, std::size_t count, cudaStream_t stream) {
+  with_storage_type(dtype, [&](auto* tag) {
+    using T = std::remove_pointer_t<decltype(tag)>;
+    negate_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<const T*>(in),
+                                                              static_cast<T*>(out), count);
   });
   CUDA_CHECK_LAST_LAUNCH();
 }

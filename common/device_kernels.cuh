@@ -15,6 +15,9 @@ namespace sync_bench {
 void fill_uniform(void* data, Dtype dtype, std::size_t count, std::uint32_t seed,
                   cudaStream_t stream);
 
+// out[i] = -in[i]: exact in every format.
+void negate(const void* in, void* out, Dtype dtype, std::size_t count, cudaStream_t stream);
+
 // Writes NaN everywhere, so an element the op fails to write is caught by count_nonfinite.
 void fill_nan(void* data, Dtype dtype, std::size_t count, cudaStream_t stream);
 

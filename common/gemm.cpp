@@ -48,7 +48,7 @@ struct Gemm::Impl {
   Backend backend;
   int n;
   cudaStream_t stream;
-  DeviceBuffer<std::byte> a, b, c, workspace;
+  DeviceBuffer<std::byte> a, b, b_negated, c, workspace;
   std::optional<CublasHandle> blas;  // only the backend's own handle is made
   std::optional<CublasLtHandle> lt;
   LtDesc lt_desc;
@@ -62,7 +62,7 @@ struct Gemm::Impl {
 };
 
 std::size_t Gemm::device_bytes(Dtype dtype, int n) {
-  return 3 * std::size_t(n) * n * traits(dtype).element_bytes + kWorkspaceBytes;
+  return 4 * std::size_t(n) * n * traits(dtype).element_bytes + kWorkspaceBytes;
 }
 
 Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
@@ -83,10 +83,12 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
 
   p.a = DeviceBuffer<std::byte>(p.bytes());
   p.b = DeviceBuffer<std::byte>(p.bytes());
+  p.b_negated = DeviceBuffer<std::byte>(p.bytes());
   p.c = DeviceBuffer<std::byte>(p.bytes());
   p.workspace = DeviceBuffer<std::byte>(kWorkspaceBytes);
   fill_uniform(p.a.get(), dtype, p.elements(), 1, stream);
   fill_uniform(p.b.get(), dtype, p.elements(), 2, stream);
+  negate(p.b.get(), p.b_negated.get(), dtype, p.elements(), stream);
 
   const DtypeTraits t = traits(dtype);
   if (backend == Backend::cublas) {
@@ -123,17 +125,18 @@ Gemm::~Gemm() = default;
 Gemm::Gemm(Gemm&&) noexcept = default;
 Gemm& Gemm::operator=(Gemm&&) noexcept = default;
 
-void Gemm::enqueue(float alpha) const {
+void Gemm::enqueue(bool negated) const {
   const Impl& p = *impl_;
-  const float beta = 0.0f;
+  const float alpha = 1.0f, beta = 0.0f;
+  const void* b = negated ? p.b_negated.get() : p.b.get();
   const DtypeTraits t = traits(p.dtype);
   if (p.backend == Backend::cublas) {
     CUBLAS_CHECK(cublasGemmEx(p.blas->get(), CUBLAS_OP_N, CUBLAS_OP_N, p.n, p.n, p.n, &alpha,
-                              p.a.get(), t.storage, p.n, p.b.get(), t.storage, p.n, &beta,
-                              p.c.get(), t.storage, p.n, t.compute, CUBLAS_GEMM_DEFAULT));
+                              p.a.get(), t.storage, p.n, b, t.storage, p.n, &beta, p.c.get(),
+                              t.storage, p.n, t.compute, CUBLAS_GEMM_DEFAULT));
   } else {
     CUBLAS_CHECK(cublasLtMatmul(p.lt->get(), p.lt_desc.get(), &alpha, p.a.get(), p.lt_layout.get(),
-                                p.b.get(), p.lt_layout.get(), &beta, p.c.get(), p.lt_layout.get(),
+                                b, p.lt_layout.get(), &beta, p.c.get(), p.lt_layout.get(),
                                 p.c.get(), p.lt_layout.get(), &p.lt_algo, p.workspace.get(),
                                 kWorkspaceBytes, p.stream));
   }
@@ -150,7 +153,7 @@ double Gemm::validate() {
   CUDA_CHECK(cudaMemsetAsync(d_nonfinite.get(), 0, d_nonfinite.bytes(), p.stream));
 
   fill_nan(p.c.get(), p.dtype, p.elements(), p.stream);
-  enqueue(1.0f);
+  enqueue(false);
   count_nonfinite(p.c.get(), p.dtype, p.elements(), d_nonfinite.get(), p.stream);
   gather_to_double(p.c.get(), p.dtype, d_indices.get(), d_got.get(), indices.size(), p.stream);
   gemm_reference_at(p.a.get(), p.b.get(), p.dtype, p.n, d_indices.get(), d_ref.get(),

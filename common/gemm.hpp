@@ -1,5 +1,5 @@
 #pragma once
-// One square GEMM, C = alpha * A * B (column-major, n x n, random inputs), through cuBLAS or
+// One square GEMM, C = A * B (column-major, n x n, random inputs), through cuBLAS or
 // cuBLASLt. Everything it needs (buffers, handle, workspace, the cuBLASLt algorithm) is made once
 // in the constructor, so enqueue() is the bare library call.
 
@@ -30,11 +30,12 @@ class Gemm {
   Gemm(Gemm&&) noexcept;
   Gemm& operator=(Gemm&&) noexcept;
 
-  // Enqueues one GEMM on the stream. alpha = -1 negates C exactly, which lets a reader tell this
-  // launch's output from the previous one's.
-  void enqueue(float alpha) const;
+  // Enqueues one GEMM on the stream. `negated` multiplies by -B (a copy made at setup), which
+  // negates C exactly with the very same kernel and alpha = 1: a reader can then tell this
+  // launch's output from the previous one's without changing what is measured.
+  void enqueue(bool negated = false) const;
 
-  // Setup only (it synchronizes the stream): poisons C with NaN, runs once with alpha = 1, checks
+  // Setup only (it synchronizes the stream): poisons C with NaN, runs once (not negated), checks
   // that every element was written and that sampled elements match a float64 reference within
   // the dtype's tolerance; throws with the measured error otherwise. Also picks the probe element.
   // Returns the measured relative error norm.
@@ -48,9 +49,9 @@ class Gemm {
   std::size_t c_bytes() const;
   double flops() const;
   std::int64_t probe_index() const;  // a sampled element of large magnitude, chosen by validate()
-  double probe_value() const;        // its value with alpha = 1
+  double probe_value() const;        // its value, not negated
 
-  // Device memory the problem needs: A, B, C and the workspace.
+  // Device memory the problem needs: A, B, -B, C and the workspace.
   static std::size_t device_bytes(Dtype dtype, int n);
 
  private:

@@ -1,0 +1,64 @@
+#pragma once
+// Helpers of the copies group (HostCopy, Overlap, Alloc, MultiStream): data whose every word can
+// be checked, a kernel that keeps a stream busy for a known time, and a tally of host-side
+// measurements taken inside steps. No device helper synchronizes but pattern_mismatches, which
+// says so.
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+namespace sync_bench {
+
+// Word i of pattern `seed`: a hash of (seed, i), so a missing, misplaced or stale word shows.
+std::uint32_t pattern_word(std::size_t i, std::uint32_t seed);
+
+// data[i] = pattern_word(i, seed) for i in [0, words).
+void fill_pattern(std::uint32_t* data, std::size_t words, std::uint32_t seed, cudaStream_t stream);
+
+// Adds to *device_count the words of data[first, words) that differ from pattern `seed`.
+void count_pattern_mismatches(const std::uint32_t* data, std::size_t first, std::size_t words,
+                              std::uint32_t seed, unsigned long long* device_count,
+                              cudaStream_t stream);
+
+// Setup and teardown only (synchronizes the stream): the mismatching words of data[first, words).
+std::uint64_t pattern_mismatches(const std::uint32_t* data, std::size_t first, std::size_t words,
+                                 std::uint32_t seed, cudaStream_t stream);
+
+// data[i] = value for i in [0, words).
+void fill_words(std::uint32_t* data, std::size_t words, std::uint32_t value, cudaStream_t stream);
+
+// One thread: adds 1 to *device_bad unless the first, middle and last words of data hold `value`,
+// and copies the last word to *device_last (memory that outlives data).
+void probe_words(const std::uint32_t* data, std::size_t words, std::uint32_t value,
+                 unsigned long long* device_bad, std::uint32_t* device_last, cudaStream_t stream);
+
+// One thread busy-waits `ns` nanoseconds of the GPU's global timer (independent of the SM clock,
+// which boosts and throttles), then stores `value` to *out: device memory or mapped host memory.
+void launch_spin_then_write(std::uint64_t ns, int* out, int value, cudaStream_t stream);
+
+// Host measurements taken inside steps (time in one call, a stale read), kept for the timed steps
+// only: run_timed_steps numbers its steps from 0 and runs warm-up and sizing steps before the
+// timed ones and, with sync accounting on, a few untimed steps after them.
+class TimedTally {
+ public:
+  explicit TimedTally(std::int64_t first_timed_step) : first_(first_timed_step) {}
+  void add(std::int64_t step, double value) {
+    if (step >= first_) values_.push_back(value);
+  }
+  // The sum over the timed steps [first_timed_step, first_timed_step + timed_steps).
+  double sum(std::int64_t timed_steps) const {
+    double total = 0.0;
+    for (std::size_t k = 0; k < values_.size() && k < static_cast<std::size_t>(timed_steps); ++k)
+      total += values_[k];
+    return total;
+  }
+
+ private:
+  std::int64_t first_;
+  std::vector<double> values_;
+};
+
+}  // namespace sync_bench
