@@ -1,26 +1,33 @@
-// Harness overhead: a minimal hand-written CUDA loop against sync_bench's own benchmark, in one
+// Harness overhead: minimal hand-written CUDA loops against sync_bench's own benchmarks, in one
 // process on one GPU, alternated three times (medians compared), so that clocks, context and host
 // state are the same for both. If the harness (batching, checks, counters) added cost, sync_bench's
 // per-step time would exceed the bare loop's. Both numbers are printed for the README.
 
+#include <benchmark/benchmark.h>
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "bench_context.hpp"
 #include "families.hpp"
 #include "gpu_guard.hpp"
 
+#ifndef SYNC_BENCH_MIN_TIME_UNIT
+#define SYNC_BENCH_MIN_TIME_UNIT ""
+#endif
+
 namespace sync_bench::test {
 namespace {
+
+constexpr double kTolerancePercent = 5.0;
 
 #define CHECK_CUDA(x) ASSERT_EQ((x), cudaSuccess) << #x
 #define CHECK_CUBLAS(x) ASSERT_EQ((x), CUBLAS_STATUS_SUCCESS) << #x
@@ -29,40 +36,39 @@ __global__ void store_one(int* out, int v) {
   *out = v;
 }
 
-__global__ void fill(__half* p, size_t count) {
+template <class T>
+__global__ void fill(T* p, size_t count) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count;
        i += size_t(gridDim.x) * blockDim.x)
-    p[i] = __float2half(float((i * 2654435761u) % 2001) / 1000.0f - 1.0f);
+    p[i] = T(float((i * 2654435761u) % 2001) / 1000.0f - 1.0f);
 }
 
-constexpr int kBatch = 1000;
-constexpr int kRepeats = 15;
-
-// Median over repeats of (GPU time of kBatch steps) / kBatch, in microseconds.
+// Median over `repeats` of (GPU time of `batch` steps) / batch, in microseconds.
 template <class Step>
-void median_step_us(cudaStream_t stream, Step step, double* out) {
+double median_step_us(cudaStream_t stream, Step step, int batch, int repeats) {
   cudaEvent_t start, stop;
-  CHECK_CUDA(cudaEventCreate(&start));
-  CHECK_CUDA(cudaEventCreate(&stop));
-  for (int i = 0; i < 50; ++i) step(i);  // warm-up
-  CHECK_CUDA(cudaStreamSynchronize(stream));
+  EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
+  EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
+  for (int i = 0; i < 3; ++i) step();  // warm-up
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   std::vector<double> samples;
-  for (int r = 0; r < kRepeats; ++r) {
-    CHECK_CUDA(cudaEventRecord(start, stream));
-    for (int i = 0; i < kBatch; ++i) step(i);
-    CHECK_CUDA(cudaEventRecord(stop, stream));
-    CHECK_CUDA(cudaEventSynchronize(stop));
+  for (int r = 0; r < repeats; ++r) {
+    EXPECT_EQ(cudaEventRecord(start, stream), cudaSuccess);
+    for (int i = 0; i < batch; ++i) step();
+    EXPECT_EQ(cudaEventRecord(stop, stream), cudaSuccess);
+    EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);
     float ms = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, start, stop));
-    samples.push_back(ms * 1e3 / kBatch);
+    EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    samples.push_back(ms * 1e3 / batch);
   }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
   std::sort(samples.begin(), samples.end());
-  *out = samples[samples.size() / 2];
-  CHECK_CUDA(cudaEventDestroy(start));
-  CHECK_CUDA(cudaEventDestroy(stop));
+  return samples[samples.size() / 2];
 }
 
-// Keeps the per-step time of each benchmark Google Benchmark runs.
+// Keeps the per-step time of the benchmark Google Benchmark runs.
 class CaptureReporter : public benchmark::BenchmarkReporter {
  public:
   bool ReportContext(const Context&) override { return true; }
@@ -76,7 +82,8 @@ class Fidelity : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     if (!gpu_unavailable_reason().empty()) return;
-    static char arg0[] = "test_fidelity", arg1[] = "--benchmark_min_time=0.1";
+    static char arg0[] = "test_fidelity";
+    static char arg1[] = "--benchmark_min_time=0.1" SYNC_BENCH_MIN_TIME_UNIT;
     static char* argv[] = {arg0, arg1, nullptr};
     int argc = 2;
     benchmark::Initialize(&argc, argv);
@@ -85,6 +92,15 @@ class Fidelity : public ::testing::Test {
     create_bench_context(0);
   }
   static void TearDownTestSuite() { destroy_bench_context(); }
+
+  void SetUp() override {
+    SKIP_WITHOUT_GPU();
+    ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  }
+  void TearDown() override {
+    if (stream) EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  }
+  cudaStream_t stream = nullptr;
 };
 
 double sync_bench_us(const std::string& name) {
@@ -98,73 +114,91 @@ double median3(double a, double b, double c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
 
-// Alternates the two measurements three times and compares their medians.
+// Alternates the hand-written loop and the benchmark three times and compares their medians.
 template <class Hand>
-void compare(const char* name, Hand&& hand) {
+void compare(const std::string& name, Hand&& hand) {
   double h[3], b[3];
   for (int r = 0; r < 3; ++r) {
-    hand(&h[r]);
+    h[r] = hand();
     b[r] = sync_bench_us(name);
   }
   const double reference = median3(h[0], h[1], h[2]), measured = median3(b[0], b[1], b[2]);
   const double diff = (measured - reference) / reference * 100.0;
-  std::printf("fidelity: %-40s hand-written %8.3f us  sync_bench %8.3f us  (%+.1f%%)\n", name,
-              reference, measured, diff);
-  EXPECT_LT(std::abs(diff), 10.0) << name;
+  std::printf("fidelity: %-48s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%%)\n",
+              name.c_str(), reference, measured, diff);
+  EXPECT_LT(std::abs(diff), kTolerancePercent) << name;
 }
 
-TEST_F(Fidelity, NullKernelStreamSyncMatchesAHandWrittenLoop) {
-  SKIP_WITHOUT_GPU();
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+TEST_F(Fidelity, NullKernelStreamSync) {
   int* out = nullptr;
   CHECK_CUDA(cudaMalloc(&out, sizeof(int)));
-  compare("NullKernel/StreamSync", [&](double* us) {
-    median_step_us(
+  compare("NullKernel/StreamSync", [&] {
+    return median_step_us(
         stream,
-        [&](int i) {
-          store_one<<<1, 1, 0, stream>>>(out, i);
+        [&] {
+          store_one<<<1, 1, 0, stream>>>(out, 1);
           cudaStreamSynchronize(stream);
         },
-        us);
+        1000, 15);
   });
-  CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaFree(out));
-  CHECK_CUDA(cudaStreamDestroy(stream));
 }
 
-TEST_F(Fidelity, SmallGemmAsyncMatchesAHandWrittenLoop) {
-  SKIP_WITHOUT_GPU();
-  constexpr int n = 512;
-  cudaStream_t stream;
-  CHECK_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  __half *a, *b, *c;
+TEST_F(Fidelity, PinnedHostToDevice256MiB) {
+  constexpr size_t kBytes = size_t(256) << 20;
+  void *host = nullptr, *device = nullptr;
+  CHECK_CUDA(cudaMallocHost(&host, kBytes));
+  CHECK_CUDA(cudaMalloc(&device, kBytes));
+  compare("HostCopy/H2D/pinned/memcpy_async/bytes:" + std::to_string(kBytes), [&] {
+    return median_step_us(
+        stream,
+        [&] {
+          cudaMemcpyAsync(device, host, kBytes, cudaMemcpyHostToDevice, stream);
+          cudaStreamSynchronize(stream);
+        },
+        4, 5);
+  });
+  CHECK_CUDA(cudaFree(device));
+  CHECK_CUDA(cudaFreeHost(host));
+}
+
+// cublasGemmEx back to back on one stream, as Async enqueues them.
+template <class T>
+void compare_gemm(cudaStream_t stream, const std::string& name, cudaDataType_t type, int n,
+                  int batch, int repeats) {
+  T *a, *b, *c;
   void* workspace;
-  CHECK_CUDA(cudaMalloc(&a, n * n * sizeof(__half)));
-  CHECK_CUDA(cudaMalloc(&b, n * n * sizeof(__half)));
-  CHECK_CUDA(cudaMalloc(&c, n * n * sizeof(__half)));
+  const size_t count = size_t(n) * n;
+  CHECK_CUDA(cudaMalloc(&a, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&b, count * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&c, count * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&workspace, 32 << 20));
-  fill<<<256, 256, 0, stream>>>(a, n * n);
-  fill<<<256, 256, 0, stream>>>(b, n * n);
+  fill<<<1024, 256, 0, stream>>>(a, count);
+  fill<<<1024, 256, 0, stream>>>(b, count);
   cublasHandle_t handle;
   CHECK_CUBLAS(cublasCreate(&handle));
   CHECK_CUBLAS(cublasSetStream(handle, stream));
   CHECK_CUBLAS(cublasSetWorkspace(handle, workspace, 32 << 20));
   const float alpha = 1.0f, beta = 0.0f;
-  compare("SmallGemm/Async/fp16/cublas/n:512", [&](double* us) {
-    median_step_us(
+  compare(name, [&] {
+    return median_step_us(
         stream,
-        [&](int) {
-          cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, CUDA_R_16F, n, b,
-                       CUDA_R_16F, n, &beta, c, CUDA_R_16F, n, CUBLAS_COMPUTE_32F,
-                       CUBLAS_GEMM_DEFAULT);
+        [&] {
+          cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n,
+                       &beta, c, type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
         },
-        us);
+        batch, repeats);
   });
-  CHECK_CUDA(cudaGetLastError());
   CHECK_CUBLAS(cublasDestroy(handle));
   for (void* p : {(void*)a, (void*)b, (void*)c, workspace}) CHECK_CUDA(cudaFree(p));
-  CHECK_CUDA(cudaStreamDestroy(stream));
+}
+
+TEST_F(Fidelity, SmallGemmAsync) {
+  compare_gemm<__half>(stream, "SmallGemm/Async/fp16/cublas/n:512", CUDA_R_16F, 512, 1000, 15);
+}
+
+TEST_F(Fidelity, BigGemmAsync) {
+  compare_gemm<__nv_bfloat16>(stream, "BigGemm/Async/bf16/cublas/n:8192", CUDA_R_16BF, 8192, 5, 5);
 }
 
 }  // namespace
