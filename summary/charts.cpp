@@ -34,10 +34,12 @@ void add_overhead_charts(const std::vector<Group>& groups, const std::vector<Run
                          std::vector<std::pair<std::string, Chart>>& out) {
   std::vector<std::string> keys;  // family/backend/column, in first-seen order
   std::vector<Chart> charts;
+  std::vector<int> next_color;  // per chart: one color per dtype, one dash pattern per run
   for (const Group& g : groups) {
     if (!g.has_baseline || g.arg_keys.empty()) continue;
     for (std::size_t c = 1; c < g.columns.size(); ++c) {
-      const std::string key = g.family + "-" + g.backend + "-" + g.columns[c];
+      const std::string key =
+          g.family + (g.backend.empty() ? "" : "-" + g.backend) + "-" + g.columns[c];
       auto it = std::find(keys.begin(), keys.end(), key);
       if (it == keys.end()) {
         keys.push_back(key);
@@ -47,12 +49,17 @@ void add_overhead_charts(const std::vector<Group>& groups, const std::vector<Run
         chart.x_label = g.arg_keys[0];
         chart.y_label = "overhead (%)";
         charts.push_back(chart);
+        next_color.push_back(0);
         it = keys.end() - 1;
       }
-      Chart& chart = charts[static_cast<std::size_t>(it - keys.begin())];
+      const auto index = static_cast<std::size_t>(it - keys.begin());
+      Chart& chart = charts[index];
+      const int color = next_color[index]++;
       for (std::size_t run = 0; run < g.runs; ++run) {
         Series s;
         s.label = series_label(runs, run, g.dtype.empty() ? "-" : g.dtype);
+        s.color = color;
+        s.dash = static_cast<int>(run);
         for (std::size_t r = 0; r < g.rows.size(); ++r) {
           const Bench* b = g.at(r, c, run);
           const Bench* base = g.baseline(r, run);
@@ -83,6 +90,8 @@ void add_bandwidth_charts(const std::vector<Group>& groups, const std::vector<Ru
       for (std::size_t c = 0; c < g.columns.size(); ++c) {
         Series s;
         s.label = series_label(runs, run, g.columns[c]);
+        s.color = static_cast<int>(c);
+        s.dash = static_cast<int>(run);
         for (std::size_t r = 0; r < g.rows.size(); ++r) {
           const Bench* b = g.at(r, c, run);
           if (b && b->has_metric(kBytesPerSecond))

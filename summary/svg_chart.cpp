@@ -11,8 +11,9 @@
 namespace sync_summary {
 namespace {
 
-constexpr double kWidth = 760, kHeight = 440;
-constexpr double kLeft = 70, kRight = 190, kTop = 40, kBottom = 60;  // margins
+constexpr double kPlotWidth = 500, kHeight = 440;
+constexpr double kLeft = 70, kTop = 40, kBottom = 60;  // margins; the right one fits the legend
+constexpr const char* kDashes[] = {"", "7 4", "2 3", "9 3 2 3"};
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
@@ -80,7 +81,10 @@ std::string render_svg(const Chart& chart) {
   y_lo = std::floor(y_lo / step) * step;
   y_hi = std::ceil(y_hi / step) * step;
 
-  const double pw = kWidth - kLeft - kRight, ph = kHeight - kTop - kBottom;
+  std::size_t longest = 0;
+  for (const auto& s : chart.series) longest = std::max(longest, s.label.size());
+  const double pw = kPlotWidth, ph = kHeight - kTop - kBottom;
+  const double kWidth = kLeft + pw + 50 + 7.0 * static_cast<double>(longest);
   const auto px = [&](double x) { return kLeft + (fx(x) - x_lo) / (x_hi - x_lo) * pw; };
   const auto py = [&](double y) { return kTop + (y_hi - y) / (y_hi - y_lo) * ph; };
 
@@ -116,14 +120,19 @@ std::string render_svg(const Chart& chart) {
 
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
-    const char* color = kColors[i % (sizeof kColors / sizeof kColors[0])];
+    const auto palette = static_cast<std::size_t>(s.color >= 0 ? s.color : static_cast<int>(i));
+    const char* color = kColors[palette % (sizeof kColors / sizeof kColors[0])];
+    const char* dash = kDashes[static_cast<std::size_t>(std::max(s.dash, 0)) %
+                               (sizeof kDashes / sizeof kDashes[0])];
+    const std::string dash_attr =
+        *dash ? std::string(" stroke-dasharray=\"") + dash + "\"" : std::string();
     std::string pts;
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y) || (chart.log_x && x <= 0)) continue;
       pts += (pts.empty() ? "" : " ") + num(px(x)) + "," + num(py(y));
     }
-    o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\"" << pts
-      << "\"/>\n";
+    o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\"" << dash_attr
+      << " points=\"" << pts << "\"/>\n";
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y) || (chart.log_x && x <= 0)) continue;
       o << "<circle cx=\"" << num(px(x)) << "\" cy=\"" << num(py(y)) << "\" r=\"3\" fill=\""
@@ -132,7 +141,7 @@ std::string render_svg(const Chart& chart) {
     const double ly = kTop + 10 + 18.0 * static_cast<double>(i);
     o << "<line x1=\"" << num(kLeft + pw + 14) << "\" y1=\"" << num(ly) << "\" x2=\""
       << num(kLeft + pw + 34) << "\" y2=\"" << num(ly) << "\" stroke=\"" << color
-      << "\" stroke-width=\"2\"/>\n";
+      << "\" stroke-width=\"2\"" << dash_attr << "/>\n";
     o << "<text x=\"" << num(kLeft + pw + 40) << "\" y=\"" << num(ly + 4) << "\">"
       << escape(s.label) << "</text>\n";
   }

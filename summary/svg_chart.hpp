@@ -11,6 +11,8 @@ namespace sync_summary {
 struct Series {
   std::string label;
   std::vector<std::pair<double, double>> points;  // (x, y), x ascending
+  int color = -1;  // palette index (-1: the series' position); same color = same dtype/variant
+  int dash = 0;    // 0 solid, 1.. dashed patterns: one per run when runs are compared
 };
 
 struct Chart {
