@@ -77,7 +77,7 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
     probe_words(data, words, value_of(i), bad.get(), last_seen.get(), stream);
   };
   const LoopConfig config;
-  TimedTally alloc_seconds(config.warmup_steps + config.sizing_steps);  // in allocate + free
+  TimedSum alloc_seconds;  // in allocate + free
   auto seconds_in = [](auto&& call) {
     const auto t0 = Clock::now();
     call();
@@ -104,7 +104,7 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
               CUDA_CHECK_NOEXCEPT(cudaFree(p));
               throw;
             }
-            alloc_seconds.add(i, allocate + seconds_in([&] { CUDA_CHECK(cudaFree(p)); }));
+            alloc_seconds.add(allocate + seconds_in([&] { CUDA_CHECK(cudaFree(p)); }));
           },
           config);
       break;
@@ -122,8 +122,7 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
               CUDA_CHECK_NOEXCEPT(cudaFreeAsync(p, stream));
               throw;
             }
-            alloc_seconds.add(i,
-                              allocate + seconds_in([&] { CUDA_CHECK(cudaFreeAsync(p, stream)); }));
+            alloc_seconds.add(allocate + seconds_in([&] { CUDA_CHECK(cudaFreeAsync(p, stream)); }));
           },
           config);
       break;
@@ -142,7 +141,7 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
 
   report_step_counters(state, stats, op.flops());
   if (pattern != Pattern::Async && stats.steps > 0)
-    state.counters["alloc_us"] = alloc_seconds.sum(stats.steps) / stats.steps * 1e6;
+    state.counters["alloc_us"] = alloc_seconds.sum() / stats.steps * 1e6;
 }
 
 const char* pattern_name(Pattern p) {

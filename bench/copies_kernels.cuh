@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 
@@ -38,27 +37,5 @@ void probe_words(const std::uint32_t* data, std::size_t words, std::uint32_t val
 // One thread busy-waits `ns` nanoseconds of the GPU's global timer (independent of the SM clock,
 // which boosts and throttles), then stores `value` to *out: device memory or mapped host memory.
 void launch_spin_then_write(std::uint64_t ns, int* out, int value, cudaStream_t stream);
-
-// Host measurements taken inside steps (time in one call, a stale read), kept for the timed steps
-// only: run_timed_steps numbers its steps from 0 and runs warm-up and sizing steps before the
-// timed ones and, with sync accounting on, a few untimed steps after them.
-class TimedTally {
- public:
-  explicit TimedTally(std::int64_t first_timed_step) : first_(first_timed_step) {}
-  void add(std::int64_t step, double value) {
-    if (step >= first_) values_.push_back(value);
-  }
-  // The sum over the timed steps [first_timed_step, first_timed_step + timed_steps).
-  double sum(std::int64_t timed_steps) const {
-    double total = 0.0;
-    for (std::size_t k = 0; k < values_.size() && k < static_cast<std::size_t>(timed_steps); ++k)
-      total += values_[k];
-    return total;
-  }
-
- private:
-  std::int64_t first_;
-  std::vector<double> values_;
-};
 
 }  // namespace sync_bench

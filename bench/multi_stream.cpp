@@ -35,7 +35,7 @@ int value_of(std::int64_t step) {
 // runs a null kernel on stream A and waits: cudaStreamSynchronize(A) returns while B still spins,
 // cudaDeviceSynchronize waits for B's spin to end.
 StepStats run_other(benchmark::State& state, const Spec& spec, const LoopConfig& config,
-                    TimedTally* busy_at_return) {
+                    TimedSum* busy_at_return) {
   Stream a(cudaStreamNonBlocking), b(cudaStreamNonBlocking);
   PinnedBuffer<int> flags(2);  // written by the kernels through the mapping, read by the host
   volatile int* const flag = flags.get();
@@ -61,7 +61,7 @@ StepStats run_other(benchmark::State& state, const Spec& spec, const LoopConfig&
           CUDA_CHECK(cudaStreamSynchronize(a.get()));
         const bool b_busy = flag[1] != spinning;
         if (flag[0] != v || (device_sync && b_busy)) ++bad;
-        busy_at_return->add(i, b_busy ? 1.0 : 0.0);
+        busy_at_return->add(b_busy ? 1.0 : 0.0);
       },
       config);
   CUDA_CHECK(cudaDeviceSynchronize());
@@ -74,7 +74,7 @@ StepStats run_other(benchmark::State& state, const Spec& spec, const LoopConfig&
 // it waits for a blocking stream's kernel and reads the new value; it does not wait for a
 // non-blocking stream's kernel and reads the previous step's value (counted, not failed).
 StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const LoopConfig& config,
-                            TimedTally* stale_reads, TimedTally* memcpy_seconds) {
+                            TimedSum* stale_reads, TimedSum* memcpy_seconds) {
   using Clock = std::chrono::steady_clock;
   Stream s(spec.blocking_stream ? cudaStreamDefault : cudaStreamNonBlocking);
   DeviceBuffer<int> value(1);
@@ -90,10 +90,10 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
         launch_spin_then_write(spec.spin_us * 1000, value.get(), v, s.get());
         const auto t0 = Clock::now();
         CUDA_CHECK(cudaMemcpy(read.get(), value.get(), sizeof(int), cudaMemcpyDeviceToHost));
-        memcpy_seconds->add(i, std::chrono::duration<double>(Clock::now() - t0).count());
+        memcpy_seconds->add(std::chrono::duration<double>(Clock::now() - t0).count());
         const int got = *read.get();
         if (got != v && (spec.blocking_stream || got != previous)) ++bad;
-        stale_reads->add(i, got != v ? 1.0 : 0.0);
+        stale_reads->add(got != v ? 1.0 : 0.0);
         CUDA_CHECK(cudaStreamSynchronize(s.get()));  // the next step starts from this step's value
         previous = v;
       },
@@ -107,19 +107,18 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
 
 void run(benchmark::State& state, const Spec& spec) {
   const LoopConfig config;
-  const std::int64_t first_timed = config.warmup_steps + config.sizing_steps;
-  TimedTally counted(first_timed), memcpy_seconds(first_timed);
+  TimedSum counted, memcpy_seconds;
   const StepStats stats = spec.pattern == Pattern::LegacyMemcpy
                               ? run_legacy_memcpy(state, spec, config, &counted, &memcpy_seconds)
                               : run_other(state, spec, config, &counted);
   report_step_counters(state, stats);
   if (stats.steps == 0) return;
   if (spec.pattern == Pattern::LegacyMemcpy) {
-    state.counters["stale_reads"] = counted.sum(stats.steps);
-    state.counters["memcpy_us"] = memcpy_seconds.sum(stats.steps) / stats.steps * 1e6;
+    state.counters["stale_reads"] = counted.sum();
+    state.counters["memcpy_us"] = memcpy_seconds.sum() / stats.steps * 1e6;
   } else {
     // The share of syncs that returned while the other stream was still spinning.
-    state.counters["other_busy"] = counted.sum(stats.steps) / stats.steps;
+    state.counters["other_busy"] = counted.sum() / stats.steps;
   }
 }
 

@@ -36,6 +36,26 @@ struct StepStats {
   SyncCounts syncs;
 };
 
+// Which steps run_timed_steps is running now: measurements taken inside a step (TimedSum) count
+// only in the timed ones, not in warm-up, batch sizing or the accounting pass.
+enum class StepPhase { untimed, timed };
+inline StepPhase& step_phase() {
+  thread_local StepPhase phase = StepPhase::untimed;
+  return phase;
+}
+
+// A host measurement summed over the timed steps only (time inside one call, a stale read).
+class TimedSum {
+ public:
+  void add(double value) {
+    if (step_phase() == StepPhase::timed) sum_ += value;
+  }
+  double sum() const { return sum_; }
+
+ private:
+  double sum_ = 0.0;
+};
+
 class BatchTimer {
  public:
   void start(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(start_.get(), stream)); }
@@ -111,6 +131,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     stats.steps += in_batch;
     in_batch = 0;
   };
+  step_phase() = StepPhase::timed;
   for (auto _ : state) {
     if (in_batch == 0) {
       cpu0 = process_cpu_seconds();
@@ -121,6 +142,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     if (++in_batch == stats.batch) close_batch();
   }
   if (in_batch > 0) close_batch();  // Google Benchmark's count need not be a multiple of batch
+  step_phase() = StepPhase::untimed;
 
   // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
   if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
