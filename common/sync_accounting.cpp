@@ -93,7 +93,28 @@ struct SyncAccounting::Impl {
     ++self->counts.by_call[name];
   }
 
+  // CUPTI is attached only around an accounting pass: a subscriber, even with every callback
+  // disabled, made the timed steps 1-3% slower on the H100 (results/h100/README.md).
+  bool attach(std::string* why) {
+    const CUptiResult result = cuptiSubscribe(&subscriber, &Impl::callback, this);
+    if (result == CUPTI_SUCCESS) return true;
+    subscriber = nullptr;
+    const char* text = "unknown CUPTI error";
+    cuptiGetResultString(result, &text);
+    if (why) *why = std::string("cuptiSubscribe: ") + text;
+    return false;
+  }
+  void detach() {
+    if (!subscriber) return;
+    cuptiUnsubscribe(subscriber);
+    subscriber = nullptr;
+    // cuptiFinalize wants the device idle when not called from an API callback.
+    (void)cudaDeviceSynchronize();
+    cuptiFinalize();
+  }
+
   bool enable(bool on) {
+    if (!subscriber) return false;
     for (CUpti_CallbackId cbid : kWatched)
       if (cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid) !=
           CUPTI_SUCCESS)
@@ -106,27 +127,25 @@ SyncAccounting::SyncAccounting(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 std::unique_ptr<SyncAccounting> SyncAccounting::create(std::string* why) {
   auto impl = std::make_unique<Impl>();
-  const CUptiResult result = cuptiSubscribe(&impl->subscriber, &Impl::callback, impl.get());
-  if (result != CUPTI_SUCCESS) {
-    const char* text = "unknown CUPTI error";
-    cuptiGetResultString(result, &text);
-    if (why) *why = std::string("cuptiSubscribe: ") + text;
-    return nullptr;
-  }
+  if (!impl->attach(why)) return nullptr;
+  impl->detach();
   return std::unique_ptr<SyncAccounting>(new SyncAccounting(std::move(impl)));
 }
 
 SyncAccounting::~SyncAccounting() {
-  if (impl_ && impl_->subscriber) cuptiUnsubscribe(impl_->subscriber);
+  if (impl_ && impl_->subscriber) impl_->detach();
 }
 
 void SyncAccounting::begin() {
   impl_->counts = SyncCounts{};
-  if (!impl_->enable(true)) std::fprintf(stderr, "sync_bench: cuptiEnableCallback failed\n");
+  std::string why;
+  if (!impl_->attach(&why) || !impl_->enable(true))
+    std::fprintf(stderr, "sync_bench: sync accounting could not start: %s\n", why.c_str());
 }
 
 SyncCounts SyncAccounting::end() {
   impl_->enable(false);
+  impl_->detach();
   return impl_->counts;
 }
 
