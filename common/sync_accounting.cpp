@@ -93,9 +93,10 @@ struct SyncAccounting::Impl {
     ++self->counts.by_call[name];
   }
 
-  // CUPTI is attached only around an accounting pass: a subscriber, even with every callback
-  // disabled, made the timed steps 1-3% slower on the H100 (results/h100/README.md).
-  bool attach(std::string* why) {
+  // Subscribed only around an accounting pass: a subscription held through the timed loop, even
+  // with every callback disabled, made the timed steps 1-3% slower on the H100; subscribing per
+  // pass removes that and costs about 2 ms a benchmark (results/h100/README.md).
+  bool subscribe(std::string* why) {
     const CUptiResult result = cuptiSubscribe(&subscriber, &Impl::callback, this);
     if (result == CUPTI_SUCCESS) return true;
     subscriber = nullptr;
@@ -104,13 +105,10 @@ struct SyncAccounting::Impl {
     if (why) *why = std::string("cuptiSubscribe: ") + text;
     return false;
   }
-  void detach() {
+  void unsubscribe() {
     if (!subscriber) return;
     cuptiUnsubscribe(subscriber);
     subscriber = nullptr;
-    // cuptiFinalize wants the device idle when not called from an API callback.
-    (void)cudaDeviceSynchronize();
-    cuptiFinalize();
   }
 
   bool enable(bool on) {
@@ -127,25 +125,25 @@ SyncAccounting::SyncAccounting(std::unique_ptr<Impl> impl) : impl_(std::move(imp
 
 std::unique_ptr<SyncAccounting> SyncAccounting::create(std::string* why) {
   auto impl = std::make_unique<Impl>();
-  if (!impl->attach(why)) return nullptr;
-  impl->detach();
+  if (!impl->subscribe(why)) return nullptr;
+  impl->unsubscribe();
   return std::unique_ptr<SyncAccounting>(new SyncAccounting(std::move(impl)));
 }
 
 SyncAccounting::~SyncAccounting() {
-  if (impl_ && impl_->subscriber) impl_->detach();
+  if (impl_ && impl_->subscriber) impl_->unsubscribe();
 }
 
 void SyncAccounting::begin() {
   impl_->counts = SyncCounts{};
   std::string why;
-  if (!impl_->attach(&why) || !impl_->enable(true))
+  if (!impl_->subscribe(&why) || !impl_->enable(true))
     std::fprintf(stderr, "sync_bench: sync accounting could not start: %s\n", why.c_str());
 }
 
 SyncCounts SyncAccounting::end() {
   impl_->enable(false);
-  impl_->detach();
+  impl_->unsubscribe();
   return impl_->counts;
 }
 

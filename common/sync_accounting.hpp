@@ -1,7 +1,7 @@
 #pragma once
 // Sync accounting through CUPTI callbacks: which CUDA runtime calls blocked the host, and for how
-// long. CUPTI is attached only for an untimed accounting pass after the timed loop (see
-// bench/step_loop.hpp) and detached again, so the timed numbers never carry its cost.
+// long. The CUPTI subscription exists only for an untimed accounting pass after the timed loop
+// (see bench/step_loop.hpp), so the timed numbers never carry its cost.
 //
 // A call counts as host-blocking when the CUDA documentation says it waits for the device:
 // cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, the synchronous cudaMemcpy,
@@ -23,15 +23,15 @@ struct SyncCounts {
 
 class SyncAccounting {
  public:
-  // Checks that CUPTI can be attached (and detaches again). Returns nullptr and sets *why when it
-  // cannot (no driver, or another tool such as compute-sanitizer or Nsight holds CUPTI).
+  // Checks that CUPTI can be subscribed to (and unsubscribes again). Returns nullptr and sets *why
+  // when it cannot (no driver, or another tool such as compute-sanitizer or Nsight holds CUPTI).
   static std::unique_ptr<SyncAccounting> create(std::string* why);
-  ~SyncAccounting();  // detaches if attached; never throws
+  ~SyncAccounting();  // unsubscribes if subscribed; never throws
   SyncAccounting(const SyncAccounting&) = delete;
   SyncAccounting& operator=(const SyncAccounting&) = delete;
 
-  void begin();      // clears the counts, attaches CUPTI and enables the callbacks
-  SyncCounts end();  // detaches CUPTI (syncing the device) and returns what it saw since begin()
+  void begin();      // clears the counts, subscribes and enables the callbacks
+  SyncCounts end();  // unsubscribes and returns what the callbacks saw since begin()
 
   // "cudaStreamSynchronize x1, cudaMemcpyAsync(pageable) x1" per step, or "none".
   static std::string describe_per_step(const SyncCounts& counts, std::int64_t steps);
