@@ -114,9 +114,12 @@ double median3(double a, double b, double c) {
   return std::max(std::min(a, b), std::min(std::max(a, b), c));
 }
 
-// Alternates the hand-written loop and the benchmark three times and compares their medians.
+// Alternates the hand-written loop and the benchmark three times and compares their medians. One
+// unmeasured run first brings the GPU to the clock and power state both will then run in (a big
+// GEMM drives an H100 into its power cap within a fraction of a second).
 template <class Hand>
 void compare(const std::string& name, Hand&& hand) {
+  (void)hand();
   double h[3], b[3];
   for (int r = 0; r < 3; ++r) {
     h[r] = hand();
@@ -198,7 +201,9 @@ TEST_F(Fidelity, SmallGemmAsync) {
 }
 
 TEST_F(Fidelity, BigGemmAsync) {
-  compare_gemm<__nv_bfloat16>(stream, "BigGemm/Async/bf16/cublas/n:8192", CUDA_R_16BF, 8192, 5, 5);
+  // 100 GEMMs a sample (0.16 s), about as long as the benchmark runs.
+  compare_gemm<__nv_bfloat16>(stream, "BigGemm/Async/bf16/cublas/n:8192", CUDA_R_16BF, 8192, 10,
+                              10);
 }
 
 }  // namespace
