@@ -110,10 +110,6 @@ double sync_bench_us(const std::string& name) {
   return reporter.us;
 }
 
-double median3(double a, double b, double c) {
-  return std::max(std::min(a, b), std::min(std::max(a, b), c));
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
