@@ -2,6 +2,7 @@
 
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
+#include "device_helpers.cuh"
 
 namespace sync_bench {
 namespace {
@@ -14,13 +15,7 @@ int blocks_for(std::size_t count) {
 }
 
 __host__ __device__ std::uint32_t pattern_hash(std::uint64_t i, std::uint32_t seed) {
-  std::uint64_t x = (std::uint64_t(seed) << 40) ^ i;
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
+  return mix_hash(seed, i);
 }
 
 __global__ void fill_pattern_kernel(std::uint32_t* data, std::size_t words, std::uint32_t seed) {

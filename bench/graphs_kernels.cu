@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuda_check.hpp"
+#include "device_helpers.cuh"
 #include "device_kernels.cuh"
 
 namespace sync_bench {
@@ -87,21 +88,6 @@ __global__ void finish_loss_kernel(const float* partials, float inv_count, LossS
     state->loss = loss;
     state->sum += loss;
     state->steps += 1;
-  }
-}
-
-template <class F>
-void with_storage_type(Dtype dtype, F&& f) {
-  switch (traits(dtype).storage) {
-    case CUDA_R_16F:
-      f(static_cast<__half*>(nullptr));
-      return;
-    case CUDA_R_16BF:
-      f(static_cast<__nv_bfloat16*>(nullptr));
-      return;
-    default:
-      f(static_cast<float*>(nullptr));
-      return;
   }
 }
 

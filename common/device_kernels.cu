@@ -4,6 +4,7 @@
 #include <cuda_fp16.h>
 
 #include "cuda_check.hpp"
+#include "device_helpers.cuh"
 
 namespace sync_bench {
 namespace {
@@ -13,15 +14,6 @@ constexpr int kThreads = 256;
 int blocks_for(std::size_t count) {
   const std::size_t blocks = (count + kThreads - 1) / kThreads;
   return static_cast<int>(blocks < 65535 * 8 ? blocks : 65535 * 8);
-}
-
-__device__ std::uint32_t hash32(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
 }
 
 template <class T>
@@ -51,7 +43,7 @@ template <class T>
 __global__ void fill_uniform_kernel(T* data, std::size_t count, std::uint32_t seed) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x) {
-    const std::uint32_t h = hash32((std::uint64_t(seed) << 40) ^ i);
+    const std::uint32_t h = mix_hash(seed, i);
     data[i] = from_float<T>(static_cast<float>(h) * (2.0f / 4294967296.0f) - 1.0f);
   }
 }
@@ -110,22 +102,6 @@ __global__ void null_kernel(int* out, int value) {
 __global__ void spin_kernel(long long cycles) {
   const long long start = clock64();
   while (clock64() - start < cycles) {
-  }
-}
-
-// Calls f with a typed null pointer that names the storage type of the dtype.
-template <class F>
-void with_storage_type(Dtype dtype, F&& f) {
-  switch (traits(dtype).storage) {
-    case CUDA_R_16F:
-      f(static_cast<__half*>(nullptr));
-      return;
-    case CUDA_R_16BF:
-      f(static_cast<__nv_bfloat16*>(nullptr));
-      return;
-    default:
-      f(static_cast<float*>(nullptr));
-      return;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 namespace sync_bench::test {
 
@@ -24,6 +25,16 @@ CommandResult run_command(const std::string& command) {
 
 std::string sync_bench_exe() {
   return SYNC_BENCH_EXE;
+}
+
+std::vector<std::string> list_benchmarks(const std::string& extra_args) {
+  const CommandResult r = run_command(sync_bench_exe() + " --benchmark_list_tests " + extra_args);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::vector<std::string> names;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);)
+    if (!line.empty()) names.push_back(line);
+  return names;
 }
 
 nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* result) {

@@ -2,6 +2,7 @@
 // Runs the sync_bench binary from a test, as a user would, and reads what it wrote.
 
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,9 @@ CommandResult run_command(const std::string& command);
 
 // The sync_bench executable under test (set by CMake).
 std::string sync_bench_exe();
+
+// The names `sync_bench --benchmark_list_tests EXTRA_ARGS` prints (no GPU needed).
+std::vector<std::string> list_benchmarks(const std::string& extra_args = "");
 
 // Runs sync_bench with `args` and --benchmark_out to a temporary file; returns the JSON it wrote.
 // Fails the calling test (and returns null) when the run fails.

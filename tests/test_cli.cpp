@@ -14,16 +14,6 @@
 namespace sync_bench::test {
 namespace {
 
-std::vector<std::string> listed(const std::string& extra_args = "") {
-  const CommandResult r = run_command(sync_bench_exe() + " --benchmark_list_tests " + extra_args);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  std::vector<std::string> names;
-  std::istringstream lines(r.output);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) names.push_back(line);
-  return names;
-}
-
 // The matrix as the README documents it, built here independently of the registration code.
 std::set<std::string> documented_core_matrix() {
   const std::vector<std::string> plain = {"Async",
@@ -54,7 +44,7 @@ std::set<std::string> documented_core_matrix() {
 }
 
 TEST(Cli, ListsTheDocumentedCoreMatrixWithoutAGpu) {
-  const std::vector<std::string> names = listed();
+  const std::vector<std::string> names = list_benchmarks();
   const std::set<std::string> expected = documented_core_matrix();
   std::set<std::string> core;
   for (const auto& n : names)
@@ -71,22 +61,22 @@ TEST(Cli, EveryNameFollowsTheGrammar) {
   const std::regex grammar(
       "[A-Z][A-Za-z0-9]*/[A-Z][A-Za-z0-9]*(/[a-z][a-z0-9_]*)*"
       "(/(fp16|bf16|fp32|tf32|fp8)/(cublas|cublaslt))?(/[a-z_]+:[0-9]+)*/manual_time");
-  for (const auto& name : listed()) EXPECT_TRUE(std::regex_match(name, grammar)) << name;
+  for (const auto& name : list_benchmarks()) EXPECT_TRUE(std::regex_match(name, grammar)) << name;
 }
 
 TEST(Cli, FiltersSelectWhatTheirWordsSay) {
-  const auto small = listed("--benchmark_filter=SmallGemm");
+  const auto small = list_benchmarks("--benchmark_filter=SmallGemm");
   ASSERT_FALSE(small.empty());
   for (const auto& n : small) EXPECT_EQ(n.rfind("SmallGemm/", 0), 0u) << n;
 
-  const auto device_sync = listed("--benchmark_filter=/DeviceSync/");
+  const auto device_sync = list_benchmarks("--benchmark_filter=/DeviceSync/");
   ASSERT_FALSE(device_sync.empty());
   for (const auto& n : device_sync) EXPECT_NE(n.find("/DeviceSync/"), std::string::npos) << n;
 
-  const auto bf16 = listed("--benchmark_filter=/bf16/");
+  const auto bf16 = list_benchmarks("--benchmark_filter=/bf16/");
   ASSERT_FALSE(bf16.empty());
   for (const auto& n : bf16) EXPECT_NE(n.find("/bf16/"), std::string::npos) << n;
-  EXPECT_LT(bf16.size(), listed().size());
+  EXPECT_LT(bf16.size(), list_benchmarks().size());
 }
 
 TEST(Cli, HelpListsOwnAndGoogleBenchmarkFlags) {

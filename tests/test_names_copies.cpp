@@ -18,19 +18,12 @@ namespace {
 
 const char* const kFamilies[] = {"HostCopy", "Overlap", "Alloc", "MultiStream"};
 
-std::vector<std::string> listed(const std::string& filter) {
-  const CommandResult r =
-      run_command(sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='" + filter + "'");
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  std::vector<std::string> names;
-  std::istringstream lines(r.output);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) names.push_back(line);
-  return names;
+std::vector<std::string> listed_matching(const std::string& filter) {
+  return list_benchmarks("--benchmark_filter='" + filter + "'");
 }
 
 std::vector<std::string> copies_group() {
-  return listed("^(HostCopy|Overlap|Alloc|MultiStream)/");
+  return listed_matching("^(HostCopy|Overlap|Alloc|MultiStream)/");
 }
 
 std::string with_bytes(const std::string& stem, std::uint64_t bytes) {
@@ -70,27 +63,22 @@ TEST(CopiesNames, ListsTheDocumentedMatrixWithoutAGpu) {
   EXPECT_EQ(unique, documented_matrix());
 }
 
-TEST(CopiesNames, EveryNameFollowsTheGrammar) {
-  // Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time
-  const std::regex grammar(
-      "[A-Z][A-Za-z0-9]*/[A-Z][A-Za-z0-9]*(/[a-z][a-z0-9_]*)*"
-      "(/(fp16|bf16|fp32|tf32|fp8)/(cublas|cublaslt))?(/[a-z_]+:[0-9]+)*/manual_time");
+// Every name's grammar is checked for all families in test_cli.cpp; HostCopy's own words here.
+TEST(CopiesNames, HostCopyNamesSayDirectionMemoryAndApi) {
   const std::regex host_copy(
       "HostCopy/(H2D|D2H)(Call)?/(pageable|pinned)/(memcpy|memcpy_async)/bytes:[0-9]+/manual_time");
-  const std::vector<std::string> names = copies_group();
-  ASSERT_FALSE(names.empty());
-  for (const auto& name : names) {
-    EXPECT_TRUE(std::regex_match(name, grammar)) << name;
-    if (name.rfind("HostCopy/", 0) == 0) {
-      EXPECT_TRUE(std::regex_match(name, host_copy)) << name;
-    }
+  std::size_t checked = 0;
+  for (const auto& name : listed_matching("^HostCopy/")) {
+    EXPECT_TRUE(std::regex_match(name, host_copy)) << name;
+    ++checked;
   }
+  EXPECT_GT(checked, 0u);
 }
 
 TEST(CopiesNames, HostCopySizesAreALogSweepFromOneWordTo256MiB) {
   std::set<std::uint64_t> sizes;
   const std::regex bytes_arg("/bytes:([0-9]+)/");
-  for (const auto& name : listed("^HostCopy/")) {
+  for (const auto& name : listed_matching("^HostCopy/")) {
     std::smatch m;
     ASSERT_TRUE(std::regex_search(name, m, bytes_arg)) << name;
     sizes.insert(std::stoull(m[1]));
@@ -112,7 +100,7 @@ TEST(CopiesNames, EachFamilyFilterSelectsOnlyThatFamily) {
   std::size_t total = 0;
   for (const char* family : kFamilies) {
     const std::string prefix = std::string(family) + "/";
-    const std::vector<std::string> names = listed("^" + prefix);
+    const std::vector<std::string> names = listed_matching("^" + prefix);
     EXPECT_FALSE(names.empty()) << family;
     for (const auto& name : names) EXPECT_EQ(name.rfind(prefix, 0), 0u) << name;
     total += names.size();

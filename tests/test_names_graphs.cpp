@@ -23,16 +23,6 @@ namespace {
 const std::vector<std::string> kFamilies = {"GraphReplay", "DataDependent", "SyncEvery",
                                             "TrainLoop"};
 
-std::vector<std::string> listed(const std::string& extra_args = "") {
-  const CommandResult r = run_command(sync_bench_exe() + " --benchmark_list_tests " + extra_args);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
-  std::vector<std::string> names;
-  std::istringstream lines(r.output);
-  for (std::string line; std::getline(lines, line);)
-    if (!line.empty()) names.push_back(line);
-  return names;
-}
-
 bool in_group(const std::string& name) {
   for (const auto& family : kFamilies)
     if (name.rfind(family + "/", 0) == 0) return true;
@@ -65,7 +55,7 @@ std::set<std::string> documented_matrix() {
 }
 
 TEST(GraphNames, ListTheDocumentedMatrixWithoutAGpu) {
-  const std::vector<std::string> names = listed();
+  const std::vector<std::string> names = list_benchmarks();
   std::vector<std::string> group;
   for (const auto& n : names)
     if (in_group(n)) group.push_back(n);
@@ -74,23 +64,9 @@ TEST(GraphNames, ListTheDocumentedMatrixWithoutAGpu) {
       << "duplicate names";
 }
 
-TEST(GraphNames, FollowTheGrammar) {
-  // Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time
-  const std::regex grammar(
-      "[A-Z][A-Za-z0-9]*/[A-Z][A-Za-z0-9]*(/[a-z][a-z0-9_]*)*"
-      "(/(fp16|bf16|fp32|tf32|fp8)/(cublas|cublaslt))?(/[a-z_]+:[0-9]+)*/manual_time");
-  std::size_t checked = 0;
-  for (const auto& name : listed())
-    if (in_group(name)) {
-      EXPECT_TRUE(std::regex_match(name, grammar)) << name;
-      ++checked;
-    }
-  EXPECT_EQ(checked, documented_matrix().size());
-}
-
 TEST(GraphNames, EachFamilyIsSelectedByItsName) {
   for (const auto& family : kFamilies) {
-    const auto names = listed("--benchmark_filter='^" + family + "/'");
+    const auto names = list_benchmarks("--benchmark_filter='^" + family + "/'");
     ASSERT_FALSE(names.empty()) << family;
     for (const auto& n : names) EXPECT_EQ(n.rfind(family + "/", 0), 0u) << n;
   }
