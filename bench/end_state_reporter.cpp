@@ -32,16 +32,8 @@ void EndStateJsonReporter::Finalize() {
 }
 
 ContextFields gpu_end_state() {
-  ContextFields fields;
   const NvmlDevice* nvml = bench_context().nvml();
-  if (!nvml) return fields;
-  if (const auto mhz = nvml->sm_clock_mhz())
-    fields.emplace_back("sm_clock_mhz_end", std::to_string(*mhz));
-  if (const auto mhz = nvml->memory_clock_mhz())
-    fields.emplace_back("memory_clock_mhz_end", std::to_string(*mhz));
-  if (const auto mask = nvml->throttle_reasons())
-    fields.emplace_back("throttle_reasons_end", describe_throttle_reasons(*mask));
-  return fields;
+  return nvml ? clock_state(*nvml, "_end") : ContextFields{};
 }
 
 }  // namespace sync_bench

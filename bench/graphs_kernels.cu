@@ -32,16 +32,6 @@ struct Above {
   __host__ __device__ bool operator()(const float& x) const { return x > threshold; }
 };
 
-__device__ float to_float(float v) {
-  return v;
-}
-__device__ float to_float(__half v) {
-  return __half2float(v);
-}
-__device__ float to_float(__nv_bfloat16 v) {
-  return __bfloat162float(v);
-}
-
 __global__ void double_selected_kernel(const float* in, float* out,
                                        const std::int64_t* device_count, std::int64_t host_count) {
   const std::int64_t count = device_count ? *device_count : host_count;

@@ -22,6 +22,17 @@ __host__ __device__ inline std::uint32_t mix_hash(std::uint32_t seed, std::uint6
   return static_cast<std::uint32_t>(x);
 }
 
+// Any stored element as float (exact for every storage type here).
+__device__ inline float to_float(float v) {
+  return v;
+}
+__device__ inline float to_float(__half v) {
+  return __half2float(v);
+}
+__device__ inline float to_float(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+
 // Calls f with a typed null pointer that names the storage type of the dtype.
 template <class F>
 void with_storage_type(Dtype dtype, F&& f) {

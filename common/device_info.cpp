@@ -66,6 +66,17 @@ std::string current_wait_mode() {
   }
 }
 
+ContextFields clock_state(const NvmlDevice& nvml, const std::string& suffix) {
+  ContextFields fields;
+  if (const auto mhz = nvml.sm_clock_mhz())
+    fields.emplace_back("sm_clock_mhz" + suffix, std::to_string(*mhz));
+  if (const auto mhz = nvml.memory_clock_mhz())
+    fields.emplace_back("memory_clock_mhz" + suffix, std::to_string(*mhz));
+  if (const auto mask = nvml.throttle_reasons())
+    fields.emplace_back("throttle_reasons" + suffix, describe_throttle_reasons(*mask));
+  return fields;
+}
+
 ContextFields device_context(int device) {
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
@@ -96,12 +107,7 @@ ContextFields device_context(int device) {
   };
   std::string why;
   if (const auto nvml = NvmlDevice::open(bus_id, &why)) {
-    if (const auto mhz = nvml->sm_clock_mhz())
-      fields.emplace_back("sm_clock_mhz_start", std::to_string(*mhz));
-    if (const auto mhz = nvml->memory_clock_mhz())
-      fields.emplace_back("memory_clock_mhz_start", std::to_string(*mhz));
-    if (const auto mask = nvml->throttle_reasons())
-      fields.emplace_back("throttle_reasons_start", describe_throttle_reasons(*mask));
+    for (auto& kv : clock_state(*nvml, "_start")) fields.push_back(std::move(kv));
     for (auto& kv : nvml->fingerprint()) fields.push_back(std::move(kv));
   } else {
     fields.emplace_back("nvml", "unavailable: " + why);

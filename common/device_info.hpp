@@ -19,4 +19,8 @@ std::string current_wait_mode();         // read back from the device's flags
 // GPU, driver, runtime and library facts of the current device (CUDA must be initialised).
 ContextFields device_context(int device);
 
+class NvmlDevice;
+// SM and memory clocks and throttle reasons now, as sm_clock_mhz<suffix>, ...
+ContextFields clock_state(const NvmlDevice& nvml, const std::string& suffix);
+
 }  // namespace sync_bench

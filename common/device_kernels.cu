@@ -29,14 +29,9 @@ __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
   return __float2bfloat16(v);
 }
 
-__device__ double to_double(float v) {
-  return v;
-}
-__device__ double to_double(__half v) {
-  return __half2float(v);
-}
-__device__ double to_double(__nv_bfloat16 v) {
-  return __bfloat162float(v);
+template <class T>
+__device__ double to_double(T v) {
+  return to_float(v);  // exact: every storage type here fits in a float
 }
 
 template <class T>
