@@ -47,20 +47,6 @@ __global__ void probe_words_kernel(const std::uint32_t* data, std::size_t words,
   *last = data[words - 1];
 }
 
-__device__ std::uint64_t global_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__global__ void spin_then_write_kernel(std::uint64_t ns, int* out, int value) {
-  const std::uint64_t start = global_ns();
-  while (global_ns() - start < ns) {
-  }
-  *static_cast<volatile int*>(out) = value;
-  __threadfence_system();  // visible to a host that polls mapped memory
-}
-
 }  // namespace
 
 std::uint32_t pattern_word(std::size_t i, std::uint32_t seed) {
@@ -100,11 +86,6 @@ void fill_words(std::uint32_t* data, std::size_t words, std::uint32_t value, cud
 void probe_words(const std::uint32_t* data, std::size_t words, std::uint32_t value,
                  unsigned long long* device_bad, std::uint32_t* device_last, cudaStream_t stream) {
   probe_words_kernel<<<1, 1, 0, stream>>>(data, words, value, device_bad, device_last);
-  CUDA_CHECK_LAST_LAUNCH();
-}
-
-void launch_spin_then_write(std::uint64_t ns, int* out, int value, cudaStream_t stream) {
-  spin_then_write_kernel<<<1, 1, 0, stream>>>(ns, out, value);
   CUDA_CHECK_LAST_LAUNCH();
 }
 

@@ -34,8 +34,4 @@ void fill_words(std::uint32_t* data, std::size_t words, std::uint32_t value, cud
 void probe_words(const std::uint32_t* data, std::size_t words, std::uint32_t value,
                  unsigned long long* device_bad, std::uint32_t* device_last, cudaStream_t stream);
 
-// One thread busy-waits `ns` nanoseconds of the GPU's global timer (independent of the SM clock,
-// which boosts and throttles), then stores `value` to *out: device memory or mapped host memory.
-void launch_spin_then_write(std::uint64_t ns, int* out, int value, cudaStream_t stream);
-
 }  // namespace sync_bench

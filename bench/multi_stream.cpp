@@ -51,7 +51,7 @@ StepStats run_other(benchmark::State& state, const Spec& spec, const LoopConfig&
       [&](std::int64_t i) {
         const int v = value_of(i);
         if (flag[1] == spinning) {
-          launch_spin_then_write(spec.spin_us * 1000, device_flag + 1, v, b.get());
+          launch_spin_kernel(spec.spin_us * 1000, b.get(), device_flag + 1, v);
           spinning = v;
         }
         launch_null_kernel(device_flag, v, a.get());
@@ -87,7 +87,7 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
       state, s.get(),
       [&](std::int64_t i) {
         const int v = value_of(i);
-        launch_spin_then_write(spec.spin_us * 1000, value.get(), v, s.get());
+        launch_spin_kernel(spec.spin_us * 1000, s.get(), value.get(), v);
         const auto t0 = Clock::now();
         CUDA_CHECK(cudaMemcpy(read.get(), value.get(), sizeof(int), cudaMemcpyDeviceToHost));
         memcpy_seconds->add(std::chrono::duration<double>(Clock::now() - t0).count());

@@ -25,7 +25,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t kBytes = 64 << 10;  // small: a copy's own time is far below the spin
-constexpr double kSpinSeconds = 2e-3;
+constexpr std::uint64_t kSpinNs = 2'000'000;
 constexpr int kRepeats = 3;
 
 // Everything the probes touch, made once. `busy` is an ordinary (blocking) stream, so the legacy
@@ -201,11 +201,11 @@ double median(std::vector<double> v) {
 }
 
 // Host seconds in the probe's call, with the busy stream idle or running the spin kernel.
-double measure(const Probe& probe, Env& env, long long spin_cycles) {
+double measure(const Probe& probe, Env& env, std::uint64_t spin_ns) {
   std::vector<double> samples;
   for (int r = 0; r < kRepeats; ++r) {
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (spin_cycles > 0) launch_spin_kernel(spin_cycles, env.busy.get());
+    if (spin_ns > 0) launch_spin_kernel(spin_ns, env.busy.get());
     CUDA_CHECK(cudaEventRecord(env.after_spin.get(), env.busy.get()));
     samples.push_back(probe(env));
   }
@@ -216,15 +216,13 @@ double measure(const Probe& probe, Env& env, long long spin_cycles) {
 }  // namespace
 
 int run_sync_map(const std::string& prefix) {
-  int device = 0, clock_khz = 0;
+  int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
-  const long long cycles = static_cast<long long>(kSpinSeconds * clock_khz * 1e3);
   Env env;
   for (const Row& row : probes()) measure(row.probe, env, 0);  // warm-up: first-call costs
   const double spin = measure(
       [](Env& e) { return timed([&] { CUDA_CHECK(cudaStreamSynchronize(e.busy.get())); }); }, env,
-      cycles);
+      kSpinNs);
 
   nlohmann::json json;
   for (const auto& [key, value] : device_context(device)) json["context"][key] = value;
@@ -240,7 +238,7 @@ int run_sync_map(const std::string& prefix) {
      << "|---|---|---:|---:|---|\n";
   for (const Row& row : probes()) {
     const double idle = measure(row.probe, env, 0);
-    const double busy = measure(row.probe, env, cycles);
+    const double busy = measure(row.probe, env, kSpinNs);
     const bool waits = busy - idle >= 0.5 * spin;
     std::snprintf(line, sizeof(line), "| %s | %s | %.1f | %.1f | %s |\n", row.call.c_str(),
                   row.seen_in.c_str(), idle * 1e6, busy * 1e6, waits ? "**yes**" : "no");

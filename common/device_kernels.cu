@@ -94,9 +94,19 @@ __global__ void null_kernel(int* out, int value) {
   *out = value;
 }
 
-__global__ void spin_kernel(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
+__device__ std::uint64_t global_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__global__ void spin_kernel(std::uint64_t ns, int* out, int value) {
+  const std::uint64_t start = global_ns();
+  while (global_ns() - start < ns) {
+  }
+  if (out) {
+    *static_cast<volatile int*>(out) = value;
+    __threadfence_system();  // visible to a host that polls mapped memory
   }
 }
 
@@ -167,8 +177,8 @@ void launch_null_kernel(int* out, int value, cudaStream_t stream) {
   CUDA_CHECK_LAST_LAUNCH();
 }
 
-void launch_spin_kernel(long long cycles, cudaStream_t stream) {
-  spin_kernel<<<1, 1, 0, stream>>>(cycles);
+void launch_spin_kernel(std::uint64_t ns, cudaStream_t stream, int* out, int value) {
+  spin_kernel<<<1, 1, 0, stream>>>(ns, out, value);
   CUDA_CHECK_LAST_LAUNCH();
 }
 

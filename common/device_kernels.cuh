@@ -37,8 +37,10 @@ void gather_to_double(const void* data, Dtype dtype, const std::int64_t* device_
 // The smallest kernel whose result can be read back: one thread stores `value` to *out.
 void launch_null_kernel(int* out, int value, cudaStream_t stream);
 
-// Keeps one SM busy for about `cycles` SM clock cycles: holds a stream busy for a known time.
-void launch_spin_kernel(long long cycles, cudaStream_t stream);
+// Holds a stream busy for a known time: one thread busy-waits `ns` nanoseconds of the GPU's
+// global timer (independent of the SM clock, which boosts and throttles), then, if `out` is not
+// null, stores `value` to *out (device memory or mapped host memory).
+void launch_spin_kernel(std::uint64_t ns, cudaStream_t stream, int* out = nullptr, int value = 0);
 
 // Host-side conversion of one stored element to double.
 double element_to_double(const void* element, Dtype dtype);

@@ -13,6 +13,7 @@
 #include "command.hpp"
 #include "copies_kernels.cuh"
 #include "cuda_resources.hpp"
+#include "device_kernels.cuh"
 #include "gpu_guard.hpp"
 
 namespace sync_bench::test {
@@ -76,7 +77,7 @@ TEST(GpuCopies, SpinKernelTakesItsTimeThenWrites) {
   DeviceBuffer<int> out(1);
   int got = 0;
   CUDA_CHECK(cudaEventRecord(start.get(), stream.get()));
-  launch_spin_then_write(static_cast<std::uint64_t>(kSpinUs * 1000), out.get(), 42, stream.get());
+  launch_spin_kernel(static_cast<std::uint64_t>(kSpinUs * 1000), stream.get(), out.get(), 42);
   CUDA_CHECK(cudaEventRecord(stop.get(), stream.get()));
   CUDA_CHECK(cudaMemcpyAsync(&got, out.get(), sizeof(got), cudaMemcpyDeviceToHost, stream.get()));
   CUDA_CHECK(cudaStreamSynchronize(stream.get()));
