@@ -76,7 +76,9 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
     op.enqueue(i);
     probe_words(data, words, value_of(i), bad.get(), last_seen.get(), stream);
   };
-  const LoopConfig config;
+  // Allocation from a pool, as the fixed buffer, never waits: those steps can be probed.
+  LoopConfig config;
+  config.step_is_async = pattern != Pattern::MallocFree;
   TimedSum alloc_seconds;  // in allocate + free
   auto seconds_in = [](auto&& call) {
     const auto t0 = Clock::now();

@@ -1,10 +1,15 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cerrno>
 #include <cstring>
+#include <regex>
 #include <string_view>
 #include <vector>
+
+#include <unistd.h>
 
 namespace sync_bench {
 namespace {
@@ -12,18 +17,28 @@ namespace {
 #ifndef SYNC_BENCH_MIN_TIME_UNIT
 #define SYNC_BENCH_MIN_TIME_UNIT ""
 #endif
-constexpr const char* kDefaultMinTime = "--benchmark_min_time=0.02" SYNC_BENCH_MIN_TIME_UNIT;
+// Any positive time below a step's: the first iteration's manual time (one step) exceeds it.
+constexpr const char* kSingleIteration = "--benchmark_min_time=1e-9" SYNC_BENCH_MIN_TIME_UNIT;
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
-bool parse_int(const std::string& text, int* out) {
+bool parse_int(const std::string& text, int* out, long lo = 0, long hi = 1024) {
   if (text.empty()) return false;
   char* end = nullptr;
   const long v = std::strtol(text.c_str(), &end, 10);
-  if (*end != '\0' || v < 0 || v > 1024) return false;
+  if (*end != '\0' || v < lo || v > hi) return false;
   *out = static_cast<int>(v);
+  return true;
+}
+
+// A positive number, with an optional suffix (Google Benchmark 1.8 writes seconds as "0.5s").
+bool parse_positive(std::string text, double* out, const char* suffix = "") {
+  const std::string_view s(suffix);
+  if (!s.empty() && text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0)
+    text.resize(text.size() - s.size());
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (*end != '\0' || !(v > 0.0) || v > 1e6) return false;
+  *out = v;
   return true;
 }
 
@@ -61,6 +76,46 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
       options->sync_map_prefix = value;
       continue;
     }
+    if (flag == "--sync_min_rounds") {
+      if (!parse_int(value, &options->stopping.min_rounds, 1, 1000000))
+        return refuse("a number of rounds from 1, as in --sync_min_rounds=8");
+      continue;
+    }
+    if (flag == "--sync_max_time") {
+      if (!parse_positive(value, &options->stopping.max_seconds, "s"))
+        return refuse("seconds, as in --sync_max_time=0.1");
+      continue;
+    }
+    if (flag == "--sync_max_noise") {
+      if (!parse_positive(value, &options->stopping.max_noise_pct, "%"))
+        return refuse("a percentage, as in --sync_max_noise=1");
+      continue;
+    }
+    if (flag == "--benchmark_min_time") {
+      // Google Benchmark's iteration count form ("100x") has no meaning here: one iteration
+      // holds the whole measurement.
+      if (!parse_positive(value, &options->stopping.min_seconds, "s"))
+        return refuse("seconds of timed GPU time per benchmark, as in --benchmark_min_time=0.05");
+      continue;
+    }
+    if (flag == "--sync_inject") {
+      std::string why;
+      const auto parsed = parse_injection(value, &why);
+      if (!parsed) return refuse(why.c_str());
+      const std::string filter = options->inject.filter;
+      options->inject = *parsed;
+      options->inject.filter = filter;
+      continue;
+    }
+    if (flag == "--sync_inject_filter") {
+      try {
+        std::regex check(value);
+      } catch (const std::regex_error& e) {
+        return refuse(std::string("a regular expression (") + e.what() + ")");
+      }
+      options->inject.filter = value;
+      continue;
+    }
     if (flag == "--benchmark_list_tests")
       options->list_only = !(value == "false" || value == "0" || value == "no");
     if (flag == "--benchmark_out") options->out_path = value;
@@ -69,19 +124,49 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
   }
   *argc = kept;
   argv[kept] = nullptr;
+  // A minimum above the budget: the budget grows to it (min_time means "at least").
+  options->stopping.max_seconds =
+      std::max(options->stopping.max_seconds, options->stopping.min_seconds);
   return true;
 }
 
-char** with_default_min_time(int* argc, char** argv) {
-  for (int i = 1; i < *argc; ++i)
-    if (starts_with(argv[i], "--benchmark_min_time")) return argv;
+char** with_single_iteration(int* argc, char** argv) {
   // Lives for the whole run: Google Benchmark keeps pointers into argv.
   static std::vector<char*> extended;
   extended.assign(argv, argv + *argc);
-  extended.push_back(const_cast<char*>(kDefaultMinTime));
+  extended.push_back(const_cast<char*>(kSingleIteration));
   extended.push_back(nullptr);
   ++*argc;
   return extended.data();
+}
+
+std::optional<std::size_t> count_filtered(std::string filter,
+                                          const std::vector<std::string>& names,
+                                          std::string* error) {
+  if (filter.empty() || filter == "all") filter = ".";
+  const bool negative = filter[0] == '-';
+  if (negative) filter.erase(0, 1);
+  std::regex re;
+  try {
+    re = std::regex(filter, std::regex::extended);
+  } catch (const std::regex_error& e) {
+    *error = "--benchmark_filter='" + filter + "' is not a regular expression: " + e.what();
+    return std::nullopt;
+  }
+  std::size_t count = 0;
+  for (const std::string& name : names)
+    if (std::regex_search(name, re) != negative) ++count;
+  return count;
+}
+
+bool output_writable(const std::string& path, std::string* error) {
+  const std::size_t slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const bool exists = access(path.c_str(), F_OK) == 0;
+  if (exists ? access(path.c_str(), W_OK) == 0 : access(dir.c_str(), W_OK) == 0) return true;
+  *error = "cannot write " + path + ": " + std::strerror(errno) +
+           (exists ? "" : " (the folder " + dir + " must exist and be writable)");
+  return false;
 }
 
 void print_usage() {
@@ -98,10 +183,25 @@ void print_usage() {
       "  [--sync_map[=<prefix>]]       instead of benchmarking, map which CUDA calls block the\n"
       "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"
+      "How long each benchmark is measured (rounds of batches; see README, Method):\n"
+      "  [--benchmark_min_time=<s>]    at least this much timed GPU time (default 0.02)\n"
+      "  [--sync_min_rounds=<n>]       and at least n rounds (default 8)\n"
+      "  [--sync_max_noise=<pct>]      then stop once the median is known to within pct %%\n"
+      "                                (95%% confidence; default 1)\n"
+      "  [--sync_max_time=<s>]         or once this much timed GPU time is spent (default 0.1)\n"
+      "\n"
+      "Proof by injection (off by default; the benchmark's label says INJECTED):\n"
+      "  [--sync_inject=host:<us>|host:<pct>%%|gpu:<us>|gpu:<pct>%%]\n"
+      "                                add a known cost to every timed step: a host busy-wait,\n"
+      "                                or a GPU spin kernel, in us or %% of the step's own time\n"
+      "  [--sync_inject_filter=<regex>] only to the benchmarks whose name matches\n"
+      "\n"
       "Names: Family/Pattern[/variant...][/dtype/backend][/key:value...]/manual_time,\n"
       "  e.g. SmallGemm/ScalarRead/pinned/bf16/cublaslt/n:256/manual_time.\n"
       "  Select with --benchmark_filter=<regex>, list with --benchmark_list_tests.\n"
-      "  --benchmark_min_time defaults to 0.02 (seconds) here.\n"
+      "  Each benchmark is one Google Benchmark iteration (iterations: 1 in the JSON); its steps\n"
+      "  are in the counter `steps`. cpu_time is the process CPU time of the whole measurement;\n"
+      "  per step, see host_cpu_us.\n"
       "\n"
       "Google Benchmark flags:\n");
 }

@@ -1,9 +1,13 @@
 #pragma once
 // sync_bench's own flags, parsed before Google Benchmark sees the rest of argv.
 
+#include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "device_info.hpp"
+#include "measure_config.hpp"
 
 namespace sync_bench {
 
@@ -13,6 +17,8 @@ struct Options {
   bool sync_accounting = true;
   bool sync_map = false;        // run the implicit-sync map instead of the benchmarks
   std::string sync_map_prefix;  // where it writes PREFIX.md and PREFIX.json (optional)
+  StoppingRule stopping;  // --sync_min_rounds, --sync_max_time, --sync_max_noise, min_time
+  Injection inject;       // --sync_inject, --sync_inject_filter
   // Google Benchmark flags sync_bench needs to know about; they stay in argv.
   bool list_only = false;  // --benchmark_list_tests: no GPU is touched
   std::string out_path;    // --benchmark_out
@@ -23,9 +29,22 @@ struct Options {
 // malformed value.
 bool parse_options(int* argc, char** argv, Options* options, std::string* error);
 
-// Appends --benchmark_min_time=<seconds> when the user gave none: Google Benchmark's 0.5 s default
-// would make the default sweep take far longer than its few minutes. Returns the new argv.
-char** with_default_min_time(int* argc, char** argv);
+// Appends the --benchmark_min_time that makes Google Benchmark accept a benchmark after one
+// iteration: sync_bench measures a whole benchmark inside that iteration, by its own stopping rule
+// (step_loop.hpp). A user's --benchmark_min_time was taken by parse_options as the rule's minimum
+// time. Returns the new argv.
+char** with_single_iteration(int* argc, char** argv);
+
+// How many of `names` Google Benchmark's --benchmark_filter selects, with its rules (empty or
+// "all": every one; a leading '-': those not matching; POSIX extended regex, searched); nullopt
+// with *error when the filter is not a regular expression.
+std::optional<std::size_t> count_filtered(std::string filter,
+                                          const std::vector<std::string>& names,
+                                          std::string* error);
+
+// True when `path` can be written (an existing writable file, or a new one in a writable
+// folder); false with *error naming the reason.
+bool output_writable(const std::string& path, std::string* error);
 
 // Printed by --help before Google Benchmark's own flags.
 void print_usage();

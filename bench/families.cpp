@@ -4,20 +4,47 @@
 #include <string>
 #include <utility>
 
+#include "measure_config.hpp"
+
 namespace sync_bench {
+
+namespace {
+
+std::vector<std::string>& names() {
+  static std::vector<std::string> registered;
+  return registered;
+}
+
+int& failures() {
+  static int count = 0;
+  return count;
+}
+
+}  // namespace
 
 void register_family_benchmark(const std::string& name,
                                std::function<void(benchmark::State&)> body) {
   benchmark::RegisterBenchmark(name.c_str(),
-                               [body = std::move(body)](benchmark::State& state) {
+                               [name, body = std::move(body)](benchmark::State& state) {
+                                 current_benchmark_name() = name;
                                  try {
                                    body(state);
                                  } catch (const std::exception& e) {
+                                   ++failures();
                                    state.SkipWithError(e.what());
                                  }
                                })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
+  names().push_back(name + "/manual_time");
+}
+
+const std::vector<std::string>& registered_benchmark_names() {
+  return names();
+}
+
+int failed_benchmarks() {
+  return failures();
 }
 
 void register_all_families() {

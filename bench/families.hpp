@@ -5,6 +5,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace sync_bench {
 
@@ -12,6 +13,12 @@ namespace sync_bench {
 // from the body becomes SkipWithError with its message: the run goes on and the JSON is written.
 void register_family_benchmark(const std::string& name,
                                std::function<void(benchmark::State&)> body);
+
+// Every name registered so far, as Google Benchmark shows it (".../manual_time").
+const std::vector<std::string>& registered_benchmark_names();
+
+// How many benchmarks ended in SkipWithError so far: main's exit status says so.
+int failed_benchmarks();
 
 // One per family file, in the order they run; none touches the GPU.
 void register_sync_patterns();

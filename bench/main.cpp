@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <string>
+
+#include <unistd.h>
 
 #include "bench_context.hpp"
 #include "cli.hpp"
@@ -14,6 +17,7 @@
 #include "device_info.hpp"
 #include "end_state_reporter.hpp"
 #include "families.hpp"
+#include "measure_config.hpp"
 #include "sync_accounting.hpp"
 #include "sync_map.hpp"
 
@@ -24,13 +28,29 @@ void print_help() {
   benchmark::PrintDefaultHelp();
 }
 
+// Why CUDA sees no GPU, in words a user can act on: the runtime's error alone ("driver version is
+// insufficient") is what it says when there is no driver at all.
+std::string no_gpu_cause(cudaError_t err) {
+  const bool driver_loaded = access("/proc/driver/nvidia/version", F_OK) == 0;
+  if (err == cudaSuccess || err == cudaErrorNoDevice)
+    return "no CUDA device is visible (check nvidia-smi and CUDA_VISIBLE_DEVICES)";
+  if (err == cudaErrorInsufficientDriver)
+    return driver_loaded ? "the NVIDIA driver is older than this CUDA runtime needs"
+                         : "no NVIDIA driver is loaded on this machine";
+  return driver_loaded ? "CUDA cannot use the GPU" : "no NVIDIA driver is loaded on this machine";
+}
+
 // Exit code 2 with one line when the GPU cannot be used; nothing is run.
 int choose_device(const sync_bench::Options& options) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
-    std::fprintf(stderr, "sync_bench: no CUDA GPU available (cudaGetDeviceCount: %s: %s)\n",
-                 cudaGetErrorName(err), err == cudaSuccess ? "0 devices" : cudaGetErrorString(err));
+    std::fprintf(stderr,
+                 "sync_bench: no CUDA GPU available: %s (cudaGetDeviceCount: %s: %s); without "
+                 "one, --benchmark_list_tests lists the benchmarks and `sync_summary report "
+                 "results/h100/sweep.json` reads a stored run\n",
+                 no_gpu_cause(err).c_str(), cudaGetErrorName(err),
+                 err == cudaSuccess ? "0 devices" : cudaGetErrorString(err));
     return 2;
   }
   if (options.device >= count) {
@@ -65,6 +85,37 @@ void prepare_run(const sync_bench::Options& options) {
   sync_bench::create_bench_context(options.device);
 }
 
+// The checks that need no GPU, made before the GPU is touched: a filter that is no regex or
+// selects nothing, an output file that cannot be written. Exit code 2 with one line, or 0.
+int check_request(const sync_bench::Options& options) {
+  std::string error;
+  const auto selected =
+      options.sync_map ? std::optional<std::size_t>(1)
+                       : sync_bench::count_filtered(benchmark::GetBenchmarkFilter(),
+                                                    sync_bench::registered_benchmark_names(), &error);
+  if (!selected) {
+    std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
+    return 2;
+  }
+  if (*selected == 0) {
+    std::fprintf(stderr,
+                 "sync_bench: --benchmark_filter='%s' selects no benchmark (list them with "
+                 "--benchmark_list_tests)\n",
+                 benchmark::GetBenchmarkFilter().c_str());
+    return 2;
+  }
+  if (options.list_only) return 0;
+  for (const std::string& path :
+       {options.out_path, options.sync_map_prefix.empty() ? std::string()
+                                                          : options.sync_map_prefix + ".json"}) {
+    if (!path.empty() && !sync_bench::output_writable(path, &error)) {
+      std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
+      return 2;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -74,16 +125,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
     return 2;
   }
-  argv = sync_bench::with_default_min_time(&argc, argv);
+  sync_bench::stopping_rule() = options.stopping;
+  sync_bench::injection() = options.inject;
+  argv = sync_bench::with_single_iteration(&argc, argv);
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
   sync_bench::register_all_families();
+  int rc = 0;
+  if ((rc = check_request(options)) != 0) return rc;
   if (options.list_only) {
     benchmark::RunSpecifiedBenchmarks();
     return 0;
   }
-  int rc = 0;
   try {
     if ((rc = choose_device(options)) != 0) return rc;
     if (options.sync_map) return sync_bench::run_sync_map(options.sync_map_prefix);
@@ -101,5 +155,12 @@ int main(int argc, char** argv) {
   sync_bench::destroy_bench_context();
   sync_bench::set_sync_accounting(nullptr);
   benchmark::Shutdown();
+  if (const int failed = sync_bench::failed_benchmarks(); failed > 0) {
+    std::fprintf(stderr,
+                 "sync_bench: %d benchmark(s) failed (ERROR OCCURRED above); every other result "
+                 "was kept%s%s\n",
+                 failed, options.out_path.empty() ? "" : " in ", options.out_path.c_str());
+    return 1;
+  }
   return 0;
 }

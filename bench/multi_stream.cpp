@@ -83,6 +83,10 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
   CUDA_CHECK(cudaStreamSynchronize(s.get()));
   int previous = 0;
   std::int64_t bad = 0;
+  LoopConfig probed = config;  // the step's GPU work is its spin
+  probed.gpu_work = [&](std::int64_t i) {
+    launch_spin_kernel(spec.spin_us * 1000, s.get(), value.get(), value_of(i));
+  };
   const StepStats stats = run_timed_steps(
       state, s.get(),
       [&](std::int64_t i) {
@@ -97,7 +101,7 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
         CUDA_CHECK(cudaStreamSynchronize(s.get()));  // the next step starts from this step's value
         previous = v;
       },
-      config);
+      probed);
   if (bad > 0)
     throw std::runtime_error(std::to_string(bad) +
                              " plain cudaMemcpy reads were neither this step's nor the last one's "

@@ -2,10 +2,17 @@
 // How every sync_bench benchmark is timed.
 //
 // A step is one op plus the host interaction under test. Steps run in batches; CUDA events on the
-// stream bracket each batch, so the reported (manual) time is GPU-timeline time per step and
-// includes the idle gaps a host sync leaves on the GPU. Host wall time and process CPU time per
-// step go beside it as counters. Warm-up steps (first-launch costs, page faults) and the batch
-// sizing run before the timed loop; nothing is created inside it.
+// stream bracket each batch, so a batch's time is GPU-timeline time and includes the idle gaps a
+// host sync leaves on the GPU. Every batch starts on an idle GPU and ends with a wait for its stop
+// event. A benchmark is measured in rounds, inside a single Google Benchmark iteration:
+//   - unpaired: a round is one batch of the benchmark's steps;
+//   - paired: a round is one batch of its steps and one batch of its Async baseline (the same op
+//     without the pattern's host interaction), in an order flipped every round. The overhead is
+//     the median of the per-round differences: both batches of a round ran with the same clocks
+//     and host state, so a power-cap drift or a slow process cancels out of it.
+// Rounds go on until the StoppingRule is met. The reported time per step is the median over the
+// benchmark's batches. Warm-up steps (first-launch costs, page faults), the batch sizing, the sync
+// accounting pass and the GPU-busy probe run outside the timed rounds; nothing is created in them.
 
 #include <benchmark/benchmark.h>
 
@@ -14,22 +21,28 @@
 #include <cmath>
 #include <cstdint>
 #include <ctime>
-#include <string>
+#include <functional>
+#include <limits>
+#include <vector>
 
-#include "bench_context.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
+#include "device_kernels.cuh"
+#include "injected_cost.hpp"
+#include "measure_config.hpp"
+#include "measurement.hpp"
+#include "sample_stats.hpp"
 #include "sync_accounting.hpp"
 
 namespace sync_bench {
 
-struct StepStats {
-  std::int64_t steps = 0;         // timed steps
-  std::int64_t last_step = -1;    // index of the last step run
-  std::int64_t batch = 0;         // steps per timed batch
-  double gpu_seconds = 0.0;       // GPU timeline, summed over batches
-  double host_seconds = 0.0;      // host wall time in the step loop
-  double host_cpu_seconds = 0.0;  // process CPU time in the step loop
+struct StepStats : MeasuredSteps {
+  std::int64_t last_step = -1;  // index of the last step run (pattern, baseline or probe)
+  std::int64_t batch = 0;       // steps per timed batch
+  // The GPU time of the step's work alone, queued behind a spin so that the host never starves
+  // the GPU; NaN where the benchmark has no way to enqueue its work without waiting.
+  double gpu_busy = std::numeric_limits<double>::quiet_NaN();
+  double injected = 0.0;  // seconds of cost injected per step (--sync_inject)
   // From the untimed accounting pass, when sync accounting is on.
   std::int64_t accounted_steps = 0;
   double accounted_host_seconds = 0.0;
@@ -37,7 +50,7 @@ struct StepStats {
 };
 
 // Which steps run_timed_steps is running now: measurements taken inside a step (TimedSum) count
-// only in the timed ones, not in warm-up, batch sizing or the accounting pass.
+// only in the timed ones, not in warm-up, batch sizing, the accounting pass or the probe.
 enum class StepPhase { untimed, timed };
 inline StepPhase& step_phase() {
   thread_local StepPhase phase = StepPhase::untimed;
@@ -78,134 +91,162 @@ inline double process_cpu_seconds() {
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+using StepFunction = std::function<void(std::int64_t)>;
+
 struct LoopConfig {
   int warmup_steps = 3;
   int sizing_steps = 3;
-  // A batch long enough that event resolution (~0.5 us) and the batch boundary vanish in it.
+  // A batch long enough that event resolution (~0.5 us) vanishes in it, and at least min_batch
+  // steps: every batch starts on an idle GPU, so its first step's launch latency is paid once per
+  // batch by a pattern and its baseline alike; what a pattern adds between steps shows in
+  // (batch - 1) of every batch's steps.
   double target_batch_seconds = 1e-3;
+  std::int64_t min_batch = 4;
   std::int64_t max_batch = 4096;
   std::int64_t accounting_steps = 16;  // at most; at least 2, and no more than one batch
+  // Paired measurement: the benchmark's Async baseline (its op, nothing else). Each baseline step
+  // takes the next step index, as a pattern step does, so that the op's output stays predictable.
+  StepFunction baseline;
+  // The step's GPU work, enqueued without any wait, for the GPU-busy probe; step_is_async: the
+  // step itself is such work. Without either, the benchmark reports no gpu_busy_us/gpu_bound.
+  StepFunction gpu_work;
+  bool step_is_async = false;
 };
 
-// Warm-up (first-launch costs, page faults), then a short timed probe that sizes the batch.
-// Advances the step index i past the steps it ran; returns the steps per batch.
+using StepClock = std::chrono::steady_clock;
+
+// One event-bracketed batch of `steps` steps, from an idle GPU to the wait for its stop event.
 template <class Step>
-std::int64_t warm_up_and_size_batch(cudaStream_t stream, Step& step, std::int64_t& i,
-                                    const LoopConfig& config) {
+BatchTime time_batch(cudaStream_t stream, Step& step, std::int64_t& i, std::int64_t steps,
+                     BatchTimer& timer) {
+  BatchTime t;
+  t.steps = steps;
+  const double cpu0 = process_cpu_seconds();
+  const auto host0 = StepClock::now();
+  timer.start(stream);
+  for (std::int64_t s = 0; s < steps; ++s) step(i++);
+  timer.stop(stream);
+  const auto host1 = StepClock::now();
+  t.cpu_seconds = process_cpu_seconds() - cpu0;
+  t.host_seconds = std::chrono::duration<double>(host1 - host0).count();
+  t.gpu_seconds = timer.seconds();
+  return t;
+}
+
+// Warm-up (first-launch costs, page faults), then a short timed probe of the step. Advances the
+// step index i past the steps it ran; returns the GPU time of one step.
+template <class Step>
+double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfig& config) {
   for (int w = 0; w < config.warmup_steps; ++w) step(i++);
   CUDA_CHECK(cudaDeviceSynchronize());
   BatchTimer timer;
-  timer.start(stream);
-  for (int w = 0; w < config.sizing_steps; ++w) step(i++);
-  timer.stop(stream);
-  const double per_step = std::max(timer.seconds() / config.sizing_steps, 1e-9);
-  return std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / per_step), 1,
-                                  config.max_batch);
+  const BatchTime sizing = time_batch(stream, step, i, config.sizing_steps, timer);
+  return std::max(sizing.gpu_seconds / config.sizing_steps, 1e-9);
 }
 
-// Runs step(i) for increasing i, one step per Google Benchmark iteration, so that min_time and
-// the iteration count mean GPU time and steps. Steps are timed in batches: each finished batch
-// reports its whole GPU time through SetIterationTime (which accumulates), so the reported time is
-// the batch time divided by its steps. Step must enqueue its work on `stream` (or sync it itself).
+inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
+  return std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / step_seconds),
+                                  std::min(config.min_batch, config.max_batch), config.max_batch);
+}
+
+// The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run
+// back to back however slowly the host submits them; the best of two tries. NaN when the host
+// took longer to queue them than the spin lasted (then the GPU may have waited for it).
+template <class Work>
+double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch) {
+  constexpr std::uint64_t kHoldNs = 2'000'000;
+  const std::int64_t n = std::clamp<std::int64_t>(batch, 1, 64);
+  BatchTimer timer;
+  double best = std::numeric_limits<double>::infinity();
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    launch_spin_kernel(kHoldNs, stream);
+    const auto host0 = StepClock::now();
+    timer.start(stream);
+    for (std::int64_t s = 0; s < n; ++s) work(i++);
+    timer.stop(stream);
+    const double queued = std::chrono::duration<double>(StepClock::now() - host0).count();
+    const double seconds = timer.seconds();
+    if (queued < 0.5 * kHoldNs * 1e-9) best = std::min(best, seconds / n);
+  }
+  return std::isfinite(best) ? best : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Runs step(i) for increasing i in timed rounds (see the top of this file) inside one Google
+// Benchmark iteration, whose manual time is the median time per step. Step must enqueue its work
+// on `stream` (or sync it itself).
 template <class Step>
 StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& step,
                           const LoopConfig& config = {}) {
-  using Clock = std::chrono::steady_clock;
   StepStats stats;
   std::int64_t i = 0;
-  stats.batch = warm_up_and_size_batch(stream, step, i, config);
-  BatchTimer timer;
-
-  std::int64_t in_batch = 0;
-  double cpu0 = 0.0;
-  Clock::time_point host0;
-  auto close_batch = [&] {
-    timer.stop(stream);
-    const auto host1 = Clock::now();
-    const double cpu1 = process_cpu_seconds();
-    const double gpu = timer.seconds();
-    state.SetIterationTime(gpu);
-    stats.gpu_seconds += gpu;
-    stats.host_seconds += std::chrono::duration<double>(host1 - host0).count();
-    stats.host_cpu_seconds += cpu1 - cpu0;
-    stats.steps += in_batch;
-    in_batch = 0;
+  const double sized_step = warm_up(stream, step, i, config);
+  stats.batch = batch_steps(sized_step, config);
+  stats.injected = injection().seconds_for(current_benchmark_name(), sized_step);
+  const InjectedCost cost(injection().kind, stats.injected, stream);
+  auto timed_step = [&](std::int64_t s) {
+    cost.pay();
+    step(s);
   };
-  step_phase() = StepPhase::timed;
+  StepFunction baseline = config.baseline;
+  const bool paired = static_cast<bool>(baseline);
+
+  BatchTimer timer;
   for (auto _ : state) {
-    if (in_batch == 0) {
-      cpu0 = process_cpu_seconds();
-      host0 = Clock::now();
-      timer.start(stream);
+    Measurement measurement(stopping_rule(), paired);
+    step_phase() = StepPhase::timed;
+    while (!measurement.enough()) {
+      BatchTime base;
+      const bool base_first = paired && Measurement::baseline_first(measurement.rounds());
+      if (base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
+      const BatchTime own = time_batch(stream, timed_step, i, stats.batch, timer);
+      if (paired && !base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
+      measurement.add_round(own, base);
     }
-    step(i++);
-    if (++in_batch == stats.batch) close_batch();
+    step_phase() = StepPhase::untimed;
+    static_cast<MeasuredSteps&>(stats) = measurement.result();
+    state.SetIterationTime(stats.step);
   }
-  if (in_batch > 0) close_batch();  // Google Benchmark's count need not be a multiple of batch
-  step_phase() = StepPhase::untimed;
 
   // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
   if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
     stats.accounted_steps = std::clamp<std::int64_t>(stats.batch, 2, config.accounting_steps);
     accounting->begin();
-    const auto host0 = Clock::now();
+    const auto host0 = StepClock::now();
     for (std::int64_t a = 0; a < stats.accounted_steps; ++a) step(i++);
-    stats.accounted_host_seconds = std::chrono::duration<double>(Clock::now() - host0).count();
+    stats.accounted_host_seconds = std::chrono::duration<double>(StepClock::now() - host0).count();
     stats.syncs = accounting->end();
   }
+
+  // Last, so that the steps before it keep the step indices an aligned benchmark counts on.
+  StepFunction gpu_work = paired ? baseline : config.gpu_work;
+  if (gpu_work)
+    stats.gpu_busy = probe_gpu_busy(stream, gpu_work, i, stats.batch);
+  else if (config.step_is_async)
+    stats.gpu_busy = probe_gpu_busy(stream, step, i, stats.batch);
   stats.last_step = i - 1;
   return stats;
 }
 
 // GPU-timeline seconds per step, measured as run_timed_steps measures a benchmark (same warm-up,
-// same sizing rule, event-bracketed batches, same step indices: the first timed step is
-// warmup_steps + sizing_steps), but outside Google Benchmark's loop: for the numbers a benchmark
-// derives from other step functions than its own (a fit, a break-even point).
+// same sizing rule, event-bracketed batches, the median over them), but outside Google
+// Benchmark's loop: for the numbers a benchmark derives from other step functions than its own
+// (a fit, a break-even point).
 template <class Step>
 double measure_step_seconds(cudaStream_t stream, Step&& step, int batches,
                             const LoopConfig& config = {}) {
   std::int64_t i = 0;
-  const std::int64_t batch = warm_up_and_size_batch(stream, step, i, config);
+  const std::int64_t batch = batch_steps(warm_up(stream, step, i, config), config);
   BatchTimer timer;
-  double seconds = 0.0;
-  for (int b = 0; b < batches; ++b) {
-    timer.start(stream);
-    for (std::int64_t s = 0; s < batch; ++s) step(i++);
-    timer.stop(stream);
-    seconds += timer.seconds();
-  }
-  return seconds / (static_cast<double>(batch) * batches);
+  std::vector<double> per_step;
+  for (int b = 0; b < batches; ++b)
+    per_step.push_back(time_batch(stream, step, i, batch, timer).gpu_seconds / batch);
+  return median(per_step);
 }
 
-// The counters every benchmark reports beside its GPU time, and the GPU's state just after it:
-// a benchmark that ran while the clock was held down says so in its counters and label.
-inline void report_step_counters(benchmark::State& state, const StepStats& stats,
-                                 double flops_per_step = 0.0) {
-  if (stats.steps == 0) return;
-  std::string label;
-  if (const NvmlDevice* nvml = bench_context().nvml()) {
-    if (const auto mhz = nvml->sm_clock_mhz()) state.counters["sm_clock_mhz"] = *mhz;
-    if (const auto reasons = nvml->throttle_reasons()) {
-      state.counters["throttled"] = is_throttled(*reasons) ? 1.0 : 0.0;
-      if (is_throttled(*reasons))
-        label = "THROTTLED (" + describe_throttle_reasons(*reasons) + ") ";
-    }
-  }
-  state.counters["host_us"] = stats.host_seconds / stats.steps * 1e6;
-  state.counters["host_cpu_us"] = stats.host_cpu_seconds / stats.steps * 1e6;
-  state.counters["batch"] = static_cast<double>(stats.batch);
-  if (flops_per_step > 0.0)
-    state.counters["TFLOPS"] = flops_per_step * stats.steps / stats.gpu_seconds * 1e-12;
-  if (stats.accounted_steps > 0) {
-    const double n = static_cast<double>(stats.accounted_steps);
-    state.counters["syncs_per_step"] = stats.syncs.blocking_calls / n;
-    state.counters["blocked_us_per_step"] = stats.syncs.blocked_seconds / n * 1e6;
-    // What the callbacks cost the host: host time per step with them on, minus without.
-    state.counters["accounting_overhead_us"] =
-        (stats.accounted_host_seconds / n - stats.host_seconds / stats.steps) * 1e6;
-    label += "blocks: " + SyncAccounting::describe_per_step(stats.syncs, stats.accounted_steps);
-  }
-  if (!label.empty()) state.SetLabel(label);
-}
+// The counters every benchmark reports beside its time per step (see the README for each), and
+// the GPU's state just after it: a benchmark that ran while the clock was held down says so in
+// its counters and label, one that had a cost injected says so in its label.
+void report_step_counters(benchmark::State& state, const StepStats& stats,
+                          double flops_per_step = 0.0);
 
 }  // namespace sync_bench

@@ -25,10 +25,12 @@ constexpr int kFitBatches = 2;  // batches behind each T(K) of the fit
 
 // Batches of exactly 256 steps (a multiple of every K) whose last step syncs: the wait for a
 // batch's end event then falls on a sync of the pattern instead of adding syncs of its own.
-LoopConfig aligned_config() {
+// Paired with the GEMM alone: its baseline batches are 256 steps too, so periods stay aligned.
+LoopConfig aligned_config(const GemmOp* paired_with = nullptr) {
   LoopConfig config;
   config.target_batch_seconds = 1.0;  // never reached: every batch is max_batch steps
   config.max_batch = kPeriods.back();
+  if (paired_with) config.baseline = [paired_with](std::int64_t i) { paired_with->enqueue(i); };
   return config;
 }
 
@@ -47,8 +49,8 @@ auto sync_every_step(const GemmOp& op, int k, cudaStream_t stream) {
 void run_period(benchmark::State& state, int k) {
   BenchContext& ctx = bench_context();
   const GemmOp op(ctx.gemm(kDtype, kBackend, kN));
-  const StepStats stats =
-      run_timed_steps(state, ctx.stream(), sync_every_step(op, k, ctx.stream()), aligned_config());
+  const StepStats stats = run_timed_steps(state, ctx.stream(), sync_every_step(op, k, ctx.stream()),
+                                          aligned_config(&op));
   check_final_output(op, stats.last_step, ctx.stream());
   report_step_counters(state, stats, op.flops());
 }
@@ -68,7 +70,7 @@ void run_fit(benchmark::State& state) {
   }
   const SyncCostFit fit = fit_sync_cost(periods, step_us);
   const StepStats stats =
-      run_timed_steps(state, stream, sync_every_step(op, 1, stream), aligned_config());
+      run_timed_steps(state, stream, sync_every_step(op, 1, stream), aligned_config(&op));
   check_final_output(op, stats.last_step, stream);
   report_step_counters(state, stats, op.flops());
   state.counters["t_op_us"] = fit.t_op;

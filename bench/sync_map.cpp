@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -251,8 +252,16 @@ int run_sync_map(const std::string& prefix) {
   }
   std::fputs(md.str().c_str(), stdout);
   if (!prefix.empty()) {
-    std::ofstream(prefix + ".md") << md.str();
-    std::ofstream(prefix + ".json") << json.dump(2) << "\n";
+    for (const auto& [path, text] : {std::pair{prefix + ".md", md.str()},
+                                     std::pair{prefix + ".json", json.dump(2) + "\n"}}) {
+      std::ofstream file(path);
+      file << text;
+      file.close();
+      if (!file) {
+        std::fprintf(stderr, "sync_bench: could not write %s\n", path.c_str());
+        return 2;
+      }
+    }
   }
   return 0;
 }

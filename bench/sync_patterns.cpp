@@ -118,45 +118,68 @@ void run(benchmark::State& state, const Spec& spec) {
     if (!op->read_matches(checked, step)) ++bad_reads;
   };
 
+  // Every pattern but Async is measured against Async, paired (step_loop.hpp); ScalarReadIdle
+  // runs no op in its steps, so it has no baseline to pair with.
+  auto async_step = [&](std::int64_t i) { op->enqueue(i); };
+  LoopConfig paired;
+  paired.baseline = async_step;
   StepStats stats;
   switch (spec.pattern) {
-    case Pattern::Async:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) { op->enqueue(i); });
+    case Pattern::Async: {
+      LoopConfig config;
+      config.step_is_async = true;
+      stats = run_timed_steps(state, stream, async_step, config);
       break;
+    }
     case Pattern::DeviceSync:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        op->enqueue(i);
-        CUDA_CHECK(cudaDeviceSynchronize());
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            CUDA_CHECK(cudaDeviceSynchronize());
+          },
+          paired);
       break;
     case Pattern::StreamSync:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        op->enqueue(i);
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+          },
+          paired);
       break;
     case Pattern::EventSync:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        op->enqueue(i);
-        CUDA_CHECK(cudaEventRecord(done.get(), stream));
-        CUDA_CHECK(cudaEventSynchronize(done.get()));
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            CUDA_CHECK(cudaEventRecord(done.get(), stream));
+            CUDA_CHECK(cudaEventSynchronize(done.get()));
+          },
+          paired);
       break;
     case Pattern::ScalarRead:
     case Pattern::BulkRead:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        op->enqueue(i);
-        read_back(i);
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            read_back(i);
+          },
+          paired);
       break;
     case Pattern::Print:
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        op->enqueue(i);
-        read_back(i);
-        char text[32];  // the sink: print(t[0]) formats the value as text
-        printed += std::snprintf(text, sizeof(text), "%.6g", op->decode(checked));
-        benchmark::DoNotOptimize(text);
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            read_back(i);
+            char text[32];  // the sink: print(t[0]) formats the value as text
+            printed += std::snprintf(text, sizeof(text), "%.6g", op->decode(checked));
+            benchmark::DoNotOptimize(text);
+          },
+          paired);
       break;
     case Pattern::ScalarReadIdle:
       // .item() after a sync: the op ran once, before timing; each step is the read alone.
@@ -171,9 +194,7 @@ void run(benchmark::State& state, const Spec& spec) {
     throw std::runtime_error(std::to_string(bad_reads) +
                              " reads did not return the value their step wrote");
   report_step_counters(state, stats, spec.pattern == Pattern::ScalarReadIdle ? 0.0 : op->flops());
-  if (bulk)
-    state.SetBytesProcessed(
-        static_cast<std::int64_t>(stats.steps * read_bytes));  // per second of GPU time
+  if (bulk) state.SetBytesProcessed(static_cast<std::int64_t>(read_bytes));  // per step
   benchmark::DoNotOptimize(printed);
 }
 

@@ -67,21 +67,31 @@ void run(benchmark::State& state, const Spec& spec) {
     if (!state_matches(*host.get(), i + 1, loss)) ++bad_reads;
   };
 
+  // Every pattern but Async is paired with Async: the same steps (eager or replayed) unread.
+  // Every step index runs exactly one train step, baseline or not, so reads stay checkable.
+  LoopConfig paired;
+  paired.baseline = [&](std::int64_t) { train_step(); };
   StepStats stats;
   switch (spec.pattern) {
-    case Pattern::Async:  // no read at all: the loop's throughput ceiling
-      stats = run_timed_steps(state, stream, [&](std::int64_t) { train_step(); });
+    case Pattern::Async: {  // no read at all: the loop's throughput ceiling
+      LoopConfig config;
+      config.step_is_async = true;
+      stats = run_timed_steps(state, stream, [&](std::int64_t) { train_step(); }, config);
       break;
+    }
     case Pattern::ItemEveryStep:  // loss.item() every step: the host waits for every step
-      stats = run_timed_steps(state, stream, [&](std::int64_t i) {
-        train_step();
-        read(i);
-      });
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            train_step();
+            read(i);
+          },
+          paired);
       break;
     case Pattern::ReadEveryN:         // the loss summed on the device, read every kReadEvery steps;
     case Pattern::GraphReadEveryN: {  // the same with the step replayed from a CUDA graph
       // Batches of kReadEvery steps ending on a read, so that batch ends add no waits of their own.
-      LoopConfig config;
+      LoopConfig config = paired;
       config.target_batch_seconds = 1.0;
       config.max_batch = kReadEvery;
       const std::int64_t first = config.warmup_steps + config.sizing_steps;
@@ -100,7 +110,7 @@ void run(benchmark::State& state, const Spec& spec) {
     throw std::runtime_error(std::to_string(bad_reads) +
                              " loss reads did not hold what their step wrote");
   report_step_counters(state, stats, mlp.flops());
-  state.counters["steps_per_s"] = stats.steps / stats.gpu_seconds;
+  state.counters["steps_per_s"] = 1.0 / stats.step;
 }
 
 }  // namespace

@@ -93,6 +93,42 @@ TEST(Cli, NoGpuGivesOneLineAndExitCode2) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_EQ(r.output.rfind("sync_bench: no CUDA GPU available", 0), 0u) << r.output;
   EXPECT_EQ(r.output.find('\n'), r.output.size() - 1) << "more than one line:\n" << r.output;
+  // The cause in words (not only CUDA's "driver version is insufficient"), and what to do.
+  EXPECT_TRUE(r.output.find("no NVIDIA driver is loaded") != std::string::npos ||
+              r.output.find("no CUDA device is visible") != std::string::npos ||
+              r.output.find("driver is older") != std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("--benchmark_list_tests"), std::string::npos) << r.output;
+}
+
+TEST(Cli, FilterThatIsNoRegexOrSelectsNothingIsRefusedBeforeTheGpu) {
+  for (const char* filter : {"'['", "NoSuchThing"}) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() +
+                                        " --benchmark_filter=" + filter);
+    EXPECT_EQ(r.exit_code, 2) << filter << "\n" << r.output;
+    EXPECT_NE(r.output.find("--benchmark_filter="), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("no CUDA GPU"), std::string::npos) << "checked before the GPU";
+  }
+  const CommandResult listed =
+      run_command(sync_bench_exe() + " --benchmark_list_tests --benchmark_filter=NoSuchThing");
+  EXPECT_EQ(listed.exit_code, 2) << listed.output;
+}
+
+TEST(Cli, UnwritableOutputIsRefusedBeforeTheGpu) {
+  for (const char* arg :
+       {"--benchmark_out=/no/such/folder/x.json", "--sync_map=/no/such/folder/map"}) {
+    const CommandResult r =
+        run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " " + arg);
+    EXPECT_EQ(r.exit_code, 2) << arg << "\n" << r.output;
+    EXPECT_NE(r.output.find("cannot write /no/such/folder/"), std::string::npos) << r.output;
+  }
+}
+
+TEST(Cli, MeasurementFlagsAreCheckedBeforeTheGpu) {
+  const CommandResult r =
+      run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " --sync_inject=host:-1us");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--sync_inject expects"), std::string::npos) << r.output;
 }
 
 TEST(Cli, UnknownFlagIsRefused) {

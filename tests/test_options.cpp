@@ -98,18 +98,92 @@ TEST(ParseOptions, RejectsMalformedValues) {
   }
 }
 
-TEST(DefaultMinTime, AddedOnlyWhenAbsent) {
-  Argv a({"sync_bench"});
+TEST(SingleIteration, AppendsATinyMinTime) {
+  Argv a({"sync_bench", "--benchmark_filter=x"});
   int argc = a.argc();
-  char** argv = with_default_min_time(&argc, a.pointers.data());
-  ASSERT_EQ(argc, 2);
-  EXPECT_EQ(std::string(argv[1]).rfind("--benchmark_min_time=", 0), 0u);
+  char** argv = with_single_iteration(&argc, a.pointers.data());
+  ASSERT_EQ(argc, 3);
+  EXPECT_STREQ(argv[1], "--benchmark_filter=x");
+  EXPECT_EQ(std::string(argv[2]).rfind("--benchmark_min_time=1e-9", 0), 0u);
+  EXPECT_EQ(argv[3], nullptr);
+}
 
-  Argv b({"sync_bench", "--benchmark_min_time=1"});
-  argc = b.argc();
-  argv = with_default_min_time(&argc, b.pointers.data());
-  EXPECT_EQ(argc, 2);
-  EXPECT_STREQ(argv[1], "--benchmark_min_time=1");
+TEST(ParseOptions, TakesTheStoppingRuleAndMinTime) {
+  Argv a({"sync_bench", "--sync_min_rounds=20", "--sync_max_time=0.5", "--sync_max_noise=2%",
+          "--benchmark_min_time=0.05s", "--benchmark_filter=x"});
+  int argc = a.argc();
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  EXPECT_EQ(o.stopping.min_rounds, 20);
+  EXPECT_DOUBLE_EQ(o.stopping.max_seconds, 0.5);
+  EXPECT_DOUBLE_EQ(o.stopping.max_noise_pct, 2.0);
+  EXPECT_DOUBLE_EQ(o.stopping.min_seconds, 0.05);
+  ASSERT_EQ(argc, 2) << "min_time is sync_bench's now, not Google Benchmark's";
+  EXPECT_STREQ(a.pointers[1], "--benchmark_filter=x");
+}
+
+TEST(ParseOptions, MinTimeAboveTheBudgetRaisesTheBudget) {
+  Argv a({"sync_bench", "--benchmark_min_time=2"});
+  int argc = a.argc();
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  EXPECT_DOUBLE_EQ(o.stopping.min_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(o.stopping.max_seconds, 2.0);
+}
+
+TEST(ParseOptions, TakesAnInjectionAndItsFilterInEitherOrder) {
+  Argv a({"sync_bench", "--sync_inject_filter=DeviceSync", "--sync_inject=gpu:10%"});
+  int argc = a.argc();
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  EXPECT_EQ(o.inject.kind, Injection::Kind::gpu);
+  EXPECT_TRUE(o.inject.percent);
+  EXPECT_DOUBLE_EQ(o.inject.amount, 10.0);
+  EXPECT_EQ(o.inject.filter, "DeviceSync");
+  EXPECT_EQ(argc, 1);
+}
+
+TEST(ParseOptions, RejectsMalformedMeasurementFlags) {
+  for (const char* bad :
+       {"--sync_min_rounds=0", "--sync_min_rounds=x", "--sync_max_time=-1", "--sync_max_time=",
+        "--sync_max_noise=0", "--benchmark_min_time=100x", "--benchmark_min_time=0",
+        "--sync_inject=host", "--sync_inject=cpu:1us", "--sync_inject=host:-1us",
+        "--sync_inject=gpu:abc%", "--sync_inject_filter=(", "--sync_max_time=nan"}) {
+    Argv a({"sync_bench", bad});
+    int argc = a.argc();
+    Options o;
+    std::string error;
+    EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
+    EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))),
+              std::string::npos)
+        << "the error names the flag: " << error;
+  }
+}
+
+TEST(CountFiltered, FollowsGoogleBenchmarksFilterRules) {
+  const std::vector<std::string> names = {"NullKernel/Async/manual_time",
+                                          "NullKernel/DeviceSync/manual_time",
+                                          "SmallGemm/Async/fp16/cublas/n:512/manual_time"};
+  std::string error;
+  EXPECT_EQ(count_filtered("", names, &error), 3u);
+  EXPECT_EQ(count_filtered("all", names, &error), 3u);
+  EXPECT_EQ(count_filtered("Async", names, &error), 2u);
+  EXPECT_EQ(count_filtered("^NullKernel/(Async|DeviceSync)$", names, &error), 0u)
+      << "names end in /manual_time";
+  EXPECT_EQ(count_filtered("-NullKernel", names, &error), 1u);
+  EXPECT_EQ(count_filtered("NoSuchThing", names, &error), 0u);
+  EXPECT_FALSE(count_filtered("[", names, &error));
+  EXPECT_NE(error.find("not a regular expression"), std::string::npos) << error;
+}
+
+TEST(OutputWritable, RefusesAMissingFolderAndNamesIt) {
+  std::string error;
+  EXPECT_TRUE(output_writable("sync_bench_writable_probe.json", &error)) << error;
+  EXPECT_FALSE(output_writable("/no/such/folder/x.json", &error));
+  EXPECT_NE(error.find("/no/such/folder/"), std::string::npos) << error;
 }
 
 }  // namespace

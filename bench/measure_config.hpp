@@ -1,0 +1,51 @@
+#pragma once
+// What every benchmark of a run measures by: the stopping rule, and the cost a test may inject on
+// purpose. Set once from the command line (bench/cli.cpp) before any benchmark runs.
+
+#include <cstdint>
+#include <optional>
+#include <regex>
+#include <string>
+
+namespace sync_bench {
+
+// When a benchmark has measured enough, in the spirit of nvbench's stopping criterion: at least
+// min_rounds rounds and min_seconds of GPU time of its own steps, then stop as soon as the median
+// is known to within max_noise_pct (95% confidence interval, half-width), or once max_seconds of
+// its GPU time are spent, whichever comes first.
+struct StoppingRule {
+  int min_rounds = 8;
+  double min_seconds = 0.02;
+  double max_seconds = 0.1;
+  double max_noise_pct = 1.0;
+};
+
+// A known cost added to the timed steps of chosen benchmarks, so that the regression gate and the
+// fidelity test can show what they catch. Off unless asked for.
+//   host: the host busy-waits that long in every step, before the step's work (a slower host
+//         path: it shows where the host sets the pace, and vanishes where the GPU does).
+//   gpu:  a spin kernel of that length is enqueued in every step (a slower op: it shows where the
+//         GPU sets the pace). Its launch costs the host ~2-3 us too.
+// The amount is microseconds, or a percentage of the step's own time measured before timing.
+struct Injection {
+  enum class Kind { none, host, gpu };
+  Kind kind = Kind::none;
+  double amount = 0.0;  // us, or % when percent
+  bool percent = false;
+  std::string filter;  // ECMAScript regex searched in the benchmark's name; empty: every one
+
+  // The cost per step for this benchmark, given its un-injected step time; 0 when not chosen.
+  double seconds_for(const std::string& benchmark, double step_seconds) const;
+  std::string describe() const;  // "host +1 us", "gpu +10%"
+};
+
+// Parses "host:1us", "host:2.5", "gpu:10%"; nullopt with *error on anything else.
+std::optional<Injection> parse_injection(const std::string& text, std::string* error);
+
+StoppingRule& stopping_rule();
+Injection& injection();
+
+// The name of the benchmark running now (set by register_family_benchmark around its body).
+std::string& current_benchmark_name();
+
+}  // namespace sync_bench

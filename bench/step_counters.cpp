@@ -1,0 +1,64 @@
+// The counters of report_step_counters (step_loop.hpp). Times are microseconds per step.
+
+#include <cmath>
+#include <string>
+
+#include "bench_context.hpp"
+#include "step_loop.hpp"
+
+namespace sync_bench {
+namespace {
+
+// A step is GPU-bound when the GPU is busy with its work for at least this share of it: then a
+// faster or slower host moves its time little, and its time reproduces from host to host.
+constexpr double kGpuBoundShare = 0.8;
+
+}  // namespace
+
+void report_step_counters(benchmark::State& state, const StepStats& stats,
+                          double flops_per_step) {
+  if (stats.steps == 0) return;
+  std::string label;
+  if (const NvmlDevice* nvml = bench_context().nvml()) {
+    if (const auto mhz = nvml->sm_clock_mhz()) state.counters["sm_clock_mhz"] = *mhz;
+    if (const auto reasons = nvml->throttle_reasons()) {
+      state.counters["throttled"] = is_throttled(*reasons) ? 1.0 : 0.0;
+      if (is_throttled(*reasons))
+        label = "THROTTLED (" + describe_throttle_reasons(*reasons) + ") ";
+    }
+  }
+  if (stats.injected > 0.0) {
+    state.counters["injected_us"] = stats.injected * 1e6;
+    label += "INJECTED (" + injection().describe() + ") ";
+  }
+  state.counters["steps"] = static_cast<double>(stats.steps);
+  state.counters["batches"] = static_cast<double>(stats.batches);
+  state.counters["batch"] = static_cast<double>(stats.batch);
+  state.counters["min_us"] = stats.min_step * 1e6;
+  if (std::isfinite(stats.noise)) state.counters["noise_pct"] = stats.noise * 100.0;
+  state.counters["host_us"] = stats.host * 1e6;
+  state.counters["host_cpu_us"] = stats.host_cpu * 1e6;
+  if (std::isfinite(stats.gpu_busy)) {
+    state.counters["gpu_busy_us"] = stats.gpu_busy * 1e6;
+    state.counters["gpu_bound"] = stats.gpu_busy >= kGpuBoundShare * stats.step ? 1.0 : 0.0;
+  }
+  if (stats.paired) {
+    state.counters["baseline_us"] = stats.baseline * 1e6;
+    state.counters["overhead_us"] = stats.overhead * 1e6;
+    state.counters["overhead_p25_us"] = stats.overhead_p25 * 1e6;
+    state.counters["overhead_p75_us"] = stats.overhead_p75 * 1e6;
+  }
+  if (flops_per_step > 0.0 && stats.step > 0.0)
+    state.counters["TFLOPS"] = flops_per_step / stats.step * 1e-12;
+  if (stats.accounted_steps > 0) {
+    const double n = static_cast<double>(stats.accounted_steps);
+    state.counters["syncs_per_step"] = stats.syncs.blocking_calls / n;
+    state.counters["blocked_us_per_step"] = stats.syncs.blocked_seconds / n * 1e6;
+    // What the callbacks cost the host: host time per step with them on, minus without.
+    state.counters["accounting_overhead_us"] = (stats.accounted_host_seconds / n - stats.host) * 1e6;
+    label += "blocks: " + SyncAccounting::describe_per_step(stats.syncs, stats.accounted_steps);
+  }
+  if (!label.empty()) state.SetLabel(label);
+}
+
+}  // namespace sync_bench

@@ -1,0 +1,149 @@
+// The arithmetic of a measurement, without a GPU: robust statistics, the stopping rule, paired
+// overheads, and the injection knob's parsing and choice of benchmarks.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "measure_config.hpp"
+#include "measurement.hpp"
+#include "sample_stats.hpp"
+
+namespace sync_bench {
+namespace {
+
+TEST(SampleStats, QuantilesInterpolateAsNumpyDoes) {
+  const std::vector<double> v = {4, 1, 3, 2};
+  EXPECT_DOUBLE_EQ(median(v), 2.5);
+  EXPECT_DOUBLE_EQ(quantile(v, 0.25), 1.75);
+  EXPECT_DOUBLE_EQ(quantile(v, 1.0), 4.0);
+  EXPECT_DOUBLE_EQ(minimum(v), 1.0);
+  EXPECT_TRUE(std::isnan(median({})));
+}
+
+TEST(SampleStats, OneHiccupMovesTheMedianNotItsInterval) {
+  std::vector<double> v(41, 10.0);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] += 0.01 * static_cast<double>(i % 5);
+  const double before = median(v);
+  v[7] = 20000.0;  // a 20 ms hiccup among 10 us batches
+  EXPECT_NEAR(median(v), before, 0.011);
+  EXPECT_LT(median_ci_half_width(v), 0.05);
+}
+
+TEST(SampleStats, NoIntervalFromFewerThanThreeSamples) {
+  EXPECT_TRUE(std::isinf(median_ci_half_width({1.0, 2.0})));
+  EXPECT_GT(median_ci_half_width({1.0, 2.0, 30.0, 4.0, 5.0}), 0.0);
+}
+
+BatchTime batch(double per_step_us, std::int64_t steps = 100) {
+  BatchTime b;
+  b.steps = steps;
+  b.gpu_seconds = per_step_us * 1e-6 * static_cast<double>(steps);
+  b.host_seconds = b.gpu_seconds * 0.9;
+  b.cpu_seconds = b.gpu_seconds * 0.8;
+  return b;
+}
+
+TEST(Measurement, PairedOverheadIsTheMedianOfPerRoundDifferences) {
+  StoppingRule rule;
+  Measurement m(rule, true);
+  // Both halves of a round drift together (a clock going down): the difference stays 5 us.
+  const std::vector<double> drift = {0, 3, 6, 9, 12, 15, 18, 21, 24};
+  for (double d : drift) m.add_round(batch(15.0 + d), batch(10.0 + d));
+  const MeasuredSteps r = m.result();
+  EXPECT_TRUE(r.paired);
+  EXPECT_NEAR(r.overhead * 1e6, 5.0, 1e-9);
+  EXPECT_NEAR(r.overhead_p25 * 1e6, 5.0, 1e-9);
+  EXPECT_NEAR(r.overhead_p75 * 1e6, 5.0, 1e-9);
+  EXPECT_NEAR(r.step * 1e6, 27.0, 1e-9);
+  EXPECT_NEAR(r.baseline * 1e6, 22.0, 1e-9);
+  EXPECT_NEAR(r.min_step * 1e6, 15.0, 1e-9);
+  EXPECT_EQ(r.steps, 900);
+  EXPECT_EQ(r.batches, 9);
+  EXPECT_NEAR(r.host * 1e6, 27.0 * 0.9, 1e-9);
+}
+
+TEST(Measurement, OrderOfARoundFlipsEveryRound) {
+  EXPECT_FALSE(Measurement::baseline_first(0));
+  EXPECT_TRUE(Measurement::baseline_first(1));
+  EXPECT_FALSE(Measurement::baseline_first(2));
+}
+
+TEST(Measurement, StopsOnceQuietAfterTheMinimums) {
+  StoppingRule rule;
+  rule.min_rounds = 8;
+  rule.min_seconds = 0.004;  // 4 batches of 1 ms
+  rule.max_seconds = 1.0;
+  rule.max_noise_pct = 1.0;
+  Measurement m(rule, false);
+  for (int r = 0; r < 7; ++r) m.add_round(batch(10.0));
+  EXPECT_FALSE(m.enough()) << "fewer than min_rounds";
+  m.add_round(batch(10.0));
+  EXPECT_TRUE(m.enough()) << "8 identical batches: no noise";
+}
+
+TEST(Measurement, NoisyRunsGoOnUntilTheBudget) {
+  StoppingRule rule;
+  rule.min_rounds = 3;
+  rule.min_seconds = 0.0;
+  rule.max_seconds = 0.0195;  // 20 batches of 1 ms
+  rule.max_noise_pct = 0.1;
+  Measurement m(rule, false);
+  int rounds = 0;
+  while (!m.enough()) {
+    m.add_round(batch(rounds % 2 ? 12.0 : 8.0));  // +-20 %: never within 0.1 %
+    ++rounds;
+  }
+  EXPECT_EQ(rounds, 20);
+  EXPECT_GT(m.result().noise, 0.001);
+}
+
+TEST(Measurement, PairedRunsAlsoWaitForAQuietOverhead) {
+  StoppingRule rule;
+  rule.min_rounds = 3;
+  rule.min_seconds = 0.0;
+  rule.max_seconds = 0.05;
+  rule.max_noise_pct = 1.0;
+  Measurement m(rule, true);
+  int rounds = 0;
+  // The pattern's own time is steady but the baseline's swings: the overhead is not known yet.
+  while (!m.enough()) {
+    m.add_round(batch(20.0), batch(rounds % 2 ? 5.0 : 15.0));
+    ++rounds;
+  }
+  EXPECT_GT(rounds, 3);
+  EXPECT_GT(m.result().overhead_noise, 0.01);
+}
+
+TEST(Injection, ParsesMicrosecondsAndPercent) {
+  std::string error;
+  auto a = parse_injection("host:1us", &error);
+  ASSERT_TRUE(a) << error;
+  EXPECT_EQ(a->kind, Injection::Kind::host);
+  EXPECT_DOUBLE_EQ(a->seconds_for("x", 5e-6), 1e-6);
+  EXPECT_EQ(a->describe(), "host +1 us");
+  auto b = parse_injection("gpu:10%", &error);
+  ASSERT_TRUE(b) << error;
+  EXPECT_DOUBLE_EQ(b->seconds_for("x", 20e-6), 2e-6);
+  EXPECT_EQ(b->describe(), "gpu +10%");
+  auto c = parse_injection("host:2.5", &error);
+  ASSERT_TRUE(c) << error;
+  EXPECT_DOUBLE_EQ(c->amount, 2.5);
+  for (const char* bad : {"", "host", "host:", "gpu:0", "gpu:-3us", "cpu:1us", "host:1ms"})
+    EXPECT_FALSE(parse_injection(bad, &error)) << bad;
+}
+
+TEST(Injection, OnlyTheChosenBenchmarksPay) {
+  std::string error;
+  auto inj = parse_injection("host:3us", &error);
+  ASSERT_TRUE(inj) << error;
+  inj->filter = "DeviceSync";
+  EXPECT_DOUBLE_EQ(inj->seconds_for("NullKernel/DeviceSync", 1e-5), 3e-6);
+  EXPECT_DOUBLE_EQ(inj->seconds_for("NullKernel/Async", 1e-5), 0.0);
+  EXPECT_DOUBLE_EQ(Injection{}.seconds_for("NullKernel/DeviceSync", 1e-5), 0.0);
+}
+
+}  // namespace
+}  // namespace sync_bench
