@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <string>
@@ -33,6 +34,7 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
       run_command(sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='" + filter + "'");
   const nlohmann::json run =
       run_sync_bench_json("--benchmark_filter='" + filter + "' --benchmark_min_time=0.005");
+  // (min_time is sync_bench's stopping rule's minimum: 5 ms of timed GPU time per benchmark.)
   ASSERT_TRUE(run.contains("benchmarks"));
   std::size_t expected = 0;
   for (char c : listed.output) expected += c == '\n';
@@ -87,6 +89,62 @@ std::map<std::string, nlohmann::json> rows(const nlohmann::json& run) {
     out[name.substr(0, name.rfind("/manual_time"))] = b;
   }
   return out;
+}
+
+double at(const std::map<std::string, nlohmann::json>& r, const std::string& name,
+          const char* field) {
+  EXPECT_TRUE(r.count(name)) << name << " missing";
+  if (!r.count(name)) return 0.0;
+  EXPECT_TRUE(r.at(name).contains(field)) << name << " has no " << field;
+  return r.at(name).value(field, 0.0);
+}
+
+TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
+  SKIP_WITHOUT_GPU();
+  const auto r = rows(run_sync_bench_json(
+      "--benchmark_filter='^(NullKernel/(Async|DeviceSync|ScalarRead/pinned)|"
+      "BigGemm/(Async|DeviceSync)/bf16/cublas/n:8192)/manual_time$'"));
+  ASSERT_EQ(r.size(), 5u);
+  for (const auto& [name, b] : r) {
+    EXPECT_EQ(b.at("iterations"), 1) << name << ": one iteration holds the measurement";
+    EXPECT_GE(at(r, name, "batches"), 3.0) << name;
+    EXPECT_EQ(at(r, name, "steps"), at(r, name, "batches") * at(r, name, "batch")) << name;
+    EXPECT_LE(at(r, name, "min_us"), b.at("real_time").get<double>()) << name;
+    EXPECT_GE(at(r, name, "noise_pct"), 0.0) << name;
+    const bool async = name.find("/Async") != std::string::npos;
+    EXPECT_EQ(b.contains("overhead_us"), !async) << name << ": every pattern but Async is paired";
+  }
+  // A null kernel's step is set by the host; an 8192 GEMM's by the GPU.
+  EXPECT_EQ(at(r, "NullKernel/Async", "gpu_bound"), 0.0);
+  EXPECT_EQ(at(r, "BigGemm/Async/bf16/cublas/n:8192", "gpu_bound"), 1.0);
+  EXPECT_LT(at(r, "NullKernel/Async", "gpu_busy_us"), at(r, "NullKernel/Async", "min_us"));
+  // A sync after a null kernel costs the round trip, microseconds; its quartiles bracket it.
+  const double overhead = at(r, "NullKernel/DeviceSync", "overhead_us");
+  EXPECT_GT(overhead, 1.0);
+  EXPECT_LE(at(r, "NullKernel/DeviceSync", "overhead_p25_us"), overhead);
+  EXPECT_GE(at(r, "NullKernel/DeviceSync", "overhead_p75_us"), overhead);
+  EXPECT_NEAR(at(r, "NullKernel/DeviceSync", "baseline_us") + overhead,
+              r.at("NullKernel/DeviceSync").at("real_time").get<double>(), 0.5 * overhead);
+  EXPECT_GT(at(r, "NullKernel/ScalarRead/pinned", "overhead_us"), overhead)
+      << "a read is a sync plus a copy";
+  // On an 8192 GEMM the sync is a few us in over a millisecond, whatever the clocks did.
+  const std::string big = "BigGemm/DeviceSync/bf16/cublas/n:8192";
+  EXPECT_LT(std::abs(at(r, big, "overhead_us")), 0.03 * r.at(big).at("real_time").get<double>());
+}
+
+TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly) {
+  SKIP_WITHOUT_GPU();
+  const std::string filter = "--benchmark_filter='^NullKernel/(Async|DeviceSync)/manual_time$'";
+  const auto clean = rows(run_sync_bench_json(filter));
+  const auto injected = rows(run_sync_bench_json(
+      filter + " --sync_inject=host:5us --sync_inject_filter=DeviceSync"));
+  const std::string sync = "NullKernel/DeviceSync";
+  EXPECT_EQ(at(injected, sync, "injected_us"), 5.0);
+  EXPECT_NE(injected.at(sync).at("label").get<std::string>().find("INJECTED (host +5 us)"),
+            std::string::npos);
+  EXPECT_FALSE(injected.at("NullKernel/Async").contains("injected_us")) << "not chosen";
+  const double added = at(injected, sync, "overhead_us") - at(clean, sync, "overhead_us");
+  EXPECT_NEAR(added, 5.0, 1.5) << "clean " << at(clean, sync, "overhead_us") << " us";
 }
 
 TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
