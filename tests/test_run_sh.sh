@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# scripts/run.sh as a user runs it, on a machine without a usable GPU (CUDA_VISIBLE_DEVICES=-1
+# hides it where there is one): listing passes through and writes nothing; a run that measures
+# nothing fails and leaves no empty JSON behind. Usage: test_run_sh.sh ROOT BUILD_DIR
+set -u
+root="$1"
+export BUILD_DIR="$2"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+export OUT_JSON="$tmp/run.json"
+out="$("$root/scripts/run.sh" --benchmark_list_tests --benchmark_filter='^NullKernel/' 2>&1)"
+status=$?
+[ $status -eq 0 ] || fail "listing exited $status: $out"
+grep -q '^NullKernel/Async/manual_time$' <<<"$out" || fail "listing printed no names: $out"
+[ ! -e "$OUT_JSON" ] || fail "listing wrote $OUT_JSON"
+
+out="$(CUDA_VISIBLE_DEVICES=-1 "$root/scripts/run.sh" --benchmark_filter='^NullKernel/' 2>&1)"
+status=$?
+[ $status -eq 2 ] || fail "a run without a GPU exited $status: $out"
+grep -q 'no CUDA GPU available' <<<"$out" || fail "no reason given: $out"
+[ ! -e "$OUT_JSON" ] || fail "an empty $OUT_JSON was left behind"
+
+out="$("$root/scripts/run.sh" --benchmark_filter=NoSuchThing 2>&1)"
+status=$?
+[ $status -eq 2 ] || fail "a filter matching nothing exited $status: $out"
+[ ! -e "$OUT_JSON" ] || fail "$OUT_JSON written for nothing"
+echo "run.sh: listing, no GPU and an empty filter all behave"
