@@ -40,7 +40,7 @@ constexpr double kFloorPercent = 3.0;
 constexpr double kMaxSpreadPercent = 4.0;
 // The cost the injected runs add, in % of the step: what the verdict must catch.
 constexpr double kInjectedPercent = 10.0;
-constexpr int kRounds = 20;  // the 95% interval of a median of 20 spans ranks 6..15: no extremes
+constexpr int kRounds = 20;  // the 95% interval of a median of 20 spans ranks 5..16: no extremes
 
 #define CHECK_CUDA(x) ASSERT_EQ((x), cudaSuccess) << #x
 #define CHECK_CUBLAS(x) ASSERT_EQ((x), CUBLAS_STATUS_SUCCESS) << #x
