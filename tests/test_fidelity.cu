@@ -2,10 +2,10 @@
 // process on one GPU, interleaved round by round (the order flipped every round), so that clocks,
 // power state and host state are the same for both halves of a round. If the harness (batching,
 // checks, counters, the stopping rule) added cost, sync_bench's per-step time would exceed the bare
-// loop's. The verdict is on the median of the per-round differences, against a tolerance made of
-// a fixed floor plus the measured spread of those differences (a 95% interval of their median);
-// each comparison is also run with a known cost injected into sync_bench's steps, which the same
-// verdict must catch. Both numbers are printed for the README.
+// loop's. The verdict is on the median of the per-round differences: within half the injected
+// cost of zero, with a 95% interval narrow enough to tell; each comparison is also run with a
+// known cost (10% of the step) injected into sync_bench's steps, which the same verdict must catch.
+// Both numbers are printed for the README.
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -33,13 +33,13 @@
 namespace sync_bench::test {
 namespace {
 
-// What the harness may add, at most, beyond the measured spread: one batch boundary per ~1 ms
-// batch, a predictable branch per step. The spread term covers what the shared host adds.
-constexpr double kFloorPercent = 3.0;
-// A comparison whose own spread is wider than this cannot tell a 10% harness cost from noise.
-constexpr double kMaxSpreadPercent = 4.0;
 // The cost the injected runs add, in % of the step: what the verdict must catch.
 constexpr double kInjectedPercent = 10.0;
+// The verdict's threshold: halfway between "the harness adds nothing" and "it adds the injected
+// cost". It can only tell the two apart when the median difference is known to within it: the
+// test fails as "too noisy" when the 95% interval of that median is wider (it was 0.1-4.8% over
+// 10 runs of the four comparisons on an H100, 2026-11-22; README, Fidelity).
+constexpr double kThresholdPercent = kInjectedPercent / 2;
 constexpr int kRounds = 20;  // the 95% interval of a median of 20 spans ranks 5..16: no extremes
 
 #define CHECK_CUDA(x) ASSERT_EQ((x), cudaSuccess) << #x
@@ -128,8 +128,8 @@ struct Verdict {
   double hand_us = 0.0, bench_us = 0.0;  // medians over rounds
   double diff_pct = 0.0;                 // median of per-round differences, % of the hand loop
   double spread_pct = 0.0;               // half-width of its 95% interval
-  double tolerance_pct = 0.0;
-  bool agrees() const { return std::abs(diff_pct) <= tolerance_pct; }
+  bool agrees() const { return std::abs(diff_pct) < kThresholdPercent; }
+  bool decidable() const { return spread_pct < kThresholdPercent; }
 };
 
 // The hand-written loop and the benchmark, kRounds rounds, the order flipped every round. One
@@ -157,15 +157,13 @@ Verdict interleave(const std::string& name, Hand&& hand) {
   v.bench_us = median(b);
   v.diff_pct = median(d);
   v.spread_pct = median_ci_half_width(d);
-  v.tolerance_pct = kFloorPercent + v.spread_pct;
   return v;
 }
 
 void print(const char* what, const std::string& name, const Verdict& v) {
   std::printf(
-      "fidelity: %-8s %-44s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%, "
-      "tolerance %.1f%%)\n",
-      what, name.c_str(), v.hand_us, v.bench_us, v.diff_pct, v.spread_pct, v.tolerance_pct);
+      "fidelity: %-6s %-48s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%)\n",
+      what, name.c_str(), v.hand_us, v.bench_us, v.diff_pct, v.spread_pct);
 }
 
 // Sets --sync_inject for the scope of a run, as the command line would.
@@ -180,23 +178,25 @@ class ScopedInjection {
   ~ScopedInjection() { injection() = Injection{}; }
 };
 
-// The clean comparison must agree within the tolerance; the same comparison with kInjectedPercent
-// injected into sync_bench's steps must not (`inject_kind`: host where the host sets the step's
-// pace, gpu where the GPU does: a host cost vanishes under a GPU-bound step, as it should).
+// The clean comparison must agree to within the threshold; the same comparison with
+// kInjectedPercent injected into sync_bench's steps must not (`inject_kind`: host where the host
+// sets the step's pace, gpu where the GPU does: a host cost vanishes under a GPU-bound step, as
+// it should). Both must be decidable.
 template <class Hand>
 void compare(const std::string& name, const char* inject_kind, Hand&& hand) {
   const Verdict clean = interleave(name, hand);
   print("clean", name, clean);
-  EXPECT_LT(clean.spread_pct, kMaxSpreadPercent) << name << ": too noisy to judge";
+  EXPECT_TRUE(clean.decidable()) << name << ": too noisy to judge";
   EXPECT_TRUE(clean.agrees()) << name << ": sync_bench " << clean.diff_pct
-                              << "% from the hand-written loop, tolerance " << clean.tolerance_pct;
+                              << "% from the hand-written loop";
   Verdict injected;
   {
     ScopedInjection inject(std::string(inject_kind) + ":" + std::to_string(kInjectedPercent) + "%");
     injected = interleave(name, hand);
   }
   print(inject_kind, name, injected);
-  EXPECT_GT(injected.diff_pct, injected.tolerance_pct)
+  EXPECT_TRUE(injected.decidable()) << name << ": too noisy to judge";
+  EXPECT_GT(injected.diff_pct, kThresholdPercent)
       << name << ": a " << kInjectedPercent << "% " << inject_kind << " cost went unnoticed";
 }
 
@@ -210,7 +210,7 @@ TEST_F(Fidelity, NullKernelStreamSync) {
           store_one<<<1, 1, 0, stream>>>(out, 1);
           cudaStreamSynchronize(stream);
         },
-        1000, 5);
+        110, 40);  // ~1 ms batches, as sync_bench sizes them
   });
   CHECK_CUDA(cudaFree(out));
 }
@@ -265,13 +265,13 @@ void compare_gemm(cudaStream_t stream, const std::string& name, const char* inje
 }
 
 TEST_F(Fidelity, SmallGemmAsync) {
-  compare_gemm<__half>(stream, "SmallGemm/Async/fp16/cublas/n:512", "host", CUDA_R_16F, 512, 150,
-                       5);
+  compare_gemm<__half>(stream, "SmallGemm/Async/fp16/cublas/n:512", "host", CUDA_R_16F, 512, 130,
+                       40);
 }
 
 TEST_F(Fidelity, BigGemmAsync) {
   compare_gemm<__nv_bfloat16>(stream, "BigGemm/Async/bf16/cublas/n:8192", "gpu", CUDA_R_16BF,
-                              8192, 4, 5);
+                              8192, 8, 8);
 }
 
 }  // namespace
