@@ -32,6 +32,18 @@ TEST(SampleStats, OneHiccupMovesTheMedianNotItsInterval) {
   EXPECT_LT(median_ci_half_width(v), 0.05);
 }
 
+TEST(SampleStats, MadIntervalIgnoresAFewWildSamples) {
+  std::vector<double> v;
+  for (int i = 0; i < 30; ++i) v.push_back(1.0 + 0.1 * (i % 3));  // MAD 0.1
+  const double quiet = median_mad_half_width(v);
+  EXPECT_NEAR(quiet, 1.96 * 1.253 * 1.4826 * 0.1 / std::sqrt(30.0), 1e-12);
+  v[0] = 50.0;
+  v[1] = -40.0;
+  v[2] = 90.0;
+  EXPECT_NEAR(median_mad_half_width(v), quiet, 1e-12);
+  EXPECT_TRUE(std::isinf(median_mad_half_width({1.0, 2.0})));
+}
+
 TEST(SampleStats, NoIntervalFromFewerThanThreeSamples) {
   EXPECT_TRUE(std::isinf(median_ci_half_width({1.0, 2.0})));
   EXPECT_GT(median_ci_half_width({1.0, 2.0, 30.0, 4.0, 5.0}), 0.0);
