@@ -150,23 +150,26 @@ inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
 }
 
 // The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run
-// back to back however slowly the host submits them; the best of two tries. NaN when the host
-// took longer to queue them than the spin lasted (then the GPU may have waited for it).
+// back to back however slowly the host submits them; the best of two tries. The spin lasts at
+// least 2 ms and three times what the host took per step in the timed batches; a try in which the
+// host took more than half of it to queue the steps does not count (the GPU may have waited for
+// the host). NaN when no try counts.
 template <class Work>
-double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch) {
-  constexpr std::uint64_t kHoldNs = 2'000'000;
+double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch,
+                      double host_seconds_per_step) {
   const std::int64_t n = std::clamp<std::int64_t>(batch, 1, 64);
+  const double hold = std::clamp(3.0 * host_seconds_per_step * static_cast<double>(n), 2e-3, 0.5);
   BatchTimer timer;
   double best = std::numeric_limits<double>::infinity();
   for (int attempt = 0; attempt < 2; ++attempt) {
-    launch_spin_kernel(kHoldNs, stream);
+    launch_spin_kernel(static_cast<std::uint64_t>(hold * 1e9), stream);
     const auto host0 = StepClock::now();
     timer.start(stream);
     for (std::int64_t s = 0; s < n; ++s) work(i++);
     timer.stop(stream);
     const double queued = std::chrono::duration<double>(StepClock::now() - host0).count();
     const double seconds = timer.seconds();
-    if (queued < 0.5 * kHoldNs * 1e-9) best = std::min(best, seconds / n);
+    if (queued < 0.5 * hold) best = std::min(best, seconds / static_cast<double>(n));
   }
   return std::isfinite(best) ? best : std::numeric_limits<double>::quiet_NaN();
 }
@@ -220,9 +223,9 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   // Last, so that the steps before it keep the step indices an aligned benchmark counts on.
   StepFunction gpu_work = paired ? baseline : config.gpu_work;
   if (gpu_work)
-    stats.gpu_busy = probe_gpu_busy(stream, gpu_work, i, stats.batch);
+    stats.gpu_busy = probe_gpu_busy(stream, gpu_work, i, stats.batch, stats.host);
   else if (config.step_is_async)
-    stats.gpu_busy = probe_gpu_busy(stream, step, i, stats.batch);
+    stats.gpu_busy = probe_gpu_busy(stream, step, i, stats.batch, stats.host);
   stats.last_step = i - 1;
   return stats;
 }
