@@ -1,34 +1,51 @@
 #!/usr/bin/env bash
-# The CI regression gate: runs the sync_bench sweep with repetitions and compares it with a
-# stored baseline run; prints the comparison as a markdown table and fails on a regression.
+# The CI regression gate: runs sync_bench as PROCESSES fresh processes, merges them into one run
+# whose repetitions are the processes (sync_summary merge), and compares it with a stored baseline
+# made the same way. The gate is on what reproduces (sync_summary compare --help): paired overheads
+# and GPU-bound times, against the noise measured between processes. Prints the comparison as a
+# markdown table and fails on a regression.
 #
-#   scripts/ci_regress.sh BASE.json [extra sync_bench flags...]
+#   scripts/ci_regress.sh BASE.json [sync_bench flags...]
+#   scripts/ci_regress.sh --make-baseline BASE.json [sync_bench flags...]
 #
-# e.g. scripts/ci_regress.sh results/h100-baseline.json --benchmark_filter='SmallGemm/.*'
+# Without --benchmark_filter among the flags, the default gated set runs: a few benchmarks of every
+# family, chosen so that each family has gated rows (about 50 benchmarks, ~10 s a process on an
+# H100). Make the baseline with the same flags as the runs it gates.
 #
 # Environment:
 #   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
 #   SYNC_SUMMARY   the sync_summary binary        (default build/summary/sync_summary)
-#   OUT            where the new run is written   (default sync_bench_ci.json)
-#   REPETITIONS    --benchmark_repetitions        (default 5; the U test needs at least 2)
-#   THRESHOLD      regression threshold, percent  (default 5)
-#   ALPHA          U test significance level      (default 0.05)
-#   FILTER         only compare matching names    (sync_summary compare --filter)
+#   PROCESSES      sync_bench processes to merge  (default 5)
+#   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/)
+#   THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, GATE, FILTER
+#                  sync_summary compare's --threshold (5), --min-effect-us (0.5), --noise-k (3),
+#                  --alpha (0.05), --gate (reproducible), --filter (none)
 #
-# Exit status: 0 no regression, 1 regression, 2 bad input or sync_bench failed. The sweep's own
-# console output goes to stderr, so stdout is the markdown table alone (append it to
-# $GITHUB_STEP_SUMMARY, a merge-request note, ...).
+# Exit status: 0 no regression (or baseline written), 1 regression, 2 bad input, sync_bench
+# failed, or nothing gated. The sweep's own output goes to OUT.d/, so stdout is the markdown table
+# alone (append it to $GITHUB_STEP_SUMMARY, a merge-request note, ...).
 set -uo pipefail
 
+DEFAULT_FILTER='^(NullKernel/|SmallGemm/[^/]+(/[^/]+)?/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/[^/]+/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
+
+usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
-  sed -n '2,20s/^# \{0,1\}//p' "$0"
+  usage
   [ $# -ge 1 ] && exit 0 || exit 2
+fi
+make_baseline=0
+if [ "$1" = "--make-baseline" ]; then
+  make_baseline=1
+  shift
+  [ $# -ge 1 ] || { usage >&2; exit 2; }
 fi
 base="$1"
 shift
 bench="${SYNC_BENCH:-build/bench/sync_bench}"
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 out="${OUT:-sync_bench_ci.json}"
+[ $make_baseline -eq 1 ] && out="$base"
+processes="${PROCESSES:-5}"
 
 for tool in "$bench" "$summary"; do
   if [ ! -x "$tool" ]; then
@@ -37,18 +54,44 @@ for tool in "$bench" "$summary"; do
     exit 2
   fi
 done
-if [ ! -r "$base" ]; then
-  echo "ci_regress.sh: cannot read baseline $base" >&2
+if [ $make_baseline -eq 0 ] && [ ! -r "$base" ]; then
+  echo "ci_regress.sh: cannot read baseline $base (make one with --make-baseline)" >&2
   exit 2
 fi
-
-if ! "$bench" --benchmark_repetitions="${REPETITIONS:-5}" --benchmark_out="$out" \
-  --benchmark_out_format=json "$@" >&2; then
-  echo "ci_regress.sh: $bench failed" >&2
+case "$processes" in '' | *[!0-9]* | 0)
+  echo "ci_regress.sh: PROCESSES must be a positive number, got '$processes'" >&2
   exit 2
+  ;;
+esac
+filter=(--benchmark_filter="$DEFAULT_FILTER")
+for arg in "$@"; do
+  case "$arg" in --benchmark_filter=* | --benchmark_filter) filter=() ;; esac
+done
+
+runs="$out.d"
+rm -rf "$runs"
+mkdir -p "$runs" || exit 2
+files=()
+for i in $(seq 1 "$processes"); do
+  "$bench" "${filter[@]}" --benchmark_out="$runs/run-$i.json" --benchmark_out_format=json "$@" \
+    >"$runs/run-$i.log" 2>&1
+  status=$?
+  if [ $status -ge 2 ] || [ ! -s "$runs/run-$i.json" ]; then
+    echo "ci_regress.sh: $bench failed (exit $status); see $runs/run-$i.log:" >&2
+    tail -3 "$runs/run-$i.log" >&2
+    exit 2
+  fi
+  # Exit 1 (a benchmark failed) keeps the JSON: the comparison reports it as a regression.
+  files+=("$runs/run-$i.json")
+done
+"$summary" merge --output="$out" "${files[@]}" || exit 2
+if [ $make_baseline -eq 1 ]; then
+  echo "ci_regress.sh: baseline of $processes processes written to $base" >&2
+  exit 0
 fi
 
-compare=(compare --format=markdown --threshold="${THRESHOLD:-5}" --alpha="${ALPHA:-0.05}")
+compare=(compare --format=markdown --threshold="${THRESHOLD:-5}" --alpha="${ALPHA:-0.05}"
+  --min-effect-us="${MIN_EFFECT_US:-0.5}" --noise-k="${NOISE_K:-3}" --gate="${GATE:-reproducible}")
 [ -n "${FILTER:-}" ] && compare+=(--filter="$FILTER")
 "$summary" "${compare[@]}" "$base" "$out"
 status=$?

@@ -12,6 +12,7 @@
 #include "dtypes.hpp"
 #include "errors.hpp"
 #include "gb_json.hpp"
+#include "merge.hpp"
 #include "render.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
@@ -28,14 +29,23 @@ struct Options {
   bool has_filter = false;
   std::string metric = std::string(kRealTime);
   std::vector<std::string> labels;
+  bool metric_given = false;
   double threshold = 5.0;
   double alpha = 0.05;
+  Gate gate = Gate::reproducible;
+  double min_effect_us = 0.5;
+  double noise_k = 3.0;
   std::vector<std::string> files;
+  std::string output;  // merge --output
 };
 
 const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
-  static const std::set<std::string> compare = {"format", "filter", "threshold", "alpha", "metric"};
+  static const std::set<std::string> compare = {"format",        "filter",  "threshold", "alpha",
+                                                 "metric",        "gate",    "noise-k",
+                                                 "min-effect-us"};
+  static const std::set<std::string> merge = {"output"};
+  if (command == "merge") return merge;
   return command == "compare" ? compare : report;
 }
 
@@ -83,11 +93,24 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
   } else if (name == "metric") {
     if (value.empty()) usage(c, "--metric needs a name");
     o.metric = value;
+    o.metric_given = true;
   } else if (name == "labels") {
     o.labels = split_commas(value);
   } else if (name == "threshold") {
     o.threshold = number_flag(c, name, value);
     if (o.threshold < 0) usage(c, "--threshold must not be negative");
+  } else if (name == "gate") {
+    if (value != "reproducible" && value != "all") usage(c, "--gate is reproducible or all");
+    o.gate = value == "all" ? Gate::all : Gate::reproducible;
+  } else if (name == "noise-k") {
+    o.noise_k = number_flag(c, name, value);
+    if (o.noise_k < 0) usage(c, "--noise-k must not be negative");
+  } else if (name == "min-effect-us") {
+    o.min_effect_us = number_flag(c, name, value);
+    if (o.min_effect_us < 0) usage(c, "--min-effect-us must not be negative");
+  } else if (name == "output") {
+    if (value.empty()) usage(c, "--output needs a file name");
+    o.output = value;
   } else if (name == "alpha") {
     o.alpha = number_flag(c, name, value);
     if (!(o.alpha > 0 && o.alpha < 1)) usage(c, "--alpha must be between 0 and 1");
@@ -103,7 +126,8 @@ Options parse_args(const std::vector<std::string>& args) {
     o.command = args.size() > 1 ? args[1] : "";
     return o;
   }
-  if (o.command != "report" && o.command != "dtypes" && o.command != "compare")
+  if (o.command != "report" && o.command != "dtypes" && o.command != "compare" &&
+      o.command != "merge")
     throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
   bool only_files = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -138,6 +162,8 @@ Options parse_args(const std::vector<std::string>& args) {
   if (o.command == "compare" && o.files.size() != 2)
     usage(o.command, "needs exactly two files, BASE.json and NEW.json");
   if (o.files.empty()) usage(o.command, "needs at least one RUN.json");
+  if (o.command == "merge" && o.output.empty())
+    usage(o.command, "needs --output=MERGED.json");
   if (!o.labels.empty() && o.labels.size() != o.files.size())
     usage(o.command, "--labels needs one label per file");
   return o;
@@ -165,17 +191,39 @@ std::vector<RunData> load_all(const Options& o) {
 }
 
 int run_command(const Options& o, std::ostream& out, std::ostream& err) {
+  if (o.command == "merge") {
+    const std::size_t reps = merge_runs(o.files, o.output);
+    err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " ("
+        << reps << " repetitions a benchmark)\n";
+    return 0;
+  }
   std::vector<RunData> runs = load_all(o);
   if (o.command == "compare") {
     CompareOptions co;
     co.metric = o.metric;
+    co.metric_given = o.metric_given;
     co.threshold_pct = o.threshold;
     co.alpha = o.alpha;
+    co.gate = o.gate;
+    co.min_effect_us = o.min_effect_us;
+    co.noise_k = o.noise_k;
     const CompareResult res = compare_runs(runs[0], runs[1], co);
     for (const auto& w : res.context_warnings)
       err << "sync_summary: warning: runs differ in " << w << "\n";
     render(compare_document(res, runs[0], runs[1], co), o.format, out);
-    return res.regressions > 0 ? 1 : 0;
+    if (res.regressions > 0) return 1;
+    // The gate never passes on nothing.
+    if (res.rows.empty()) {
+      err << "sync_summary: compare: no benchmark could be compared (no names in common, or "
+             "every one failed or lacks the metric)\n";
+      return 2;
+    }
+    if (res.gated == 0) {
+      err << "sync_summary: compare: no row is gated (every compared row is host-bound or of "
+             "unknown bound); --gate=all gates them all\n";
+      return 2;
+    }
+    return 0;
   }
   ReportOptions ro;
   ro.metric = o.metric;

@@ -13,8 +13,12 @@ commands:
                              dtype and backend; bandwidth for copies; speed-up for graphs;
                              several runs side by side
   dtypes RUN.json...         one pattern across dtypes side by side (overhead % per size)
-  compare BASE.json NEW.json changes between two runs, U test on repetitions, exit 1 on a
+  compare BASE.json NEW.json changes between two runs, gated on what reproduces (paired
+                             overheads, GPU-bound times) with the measured noise; exit 1 on a
                              regression
+  merge --output=M RUN.json...
+                             runs from separate processes as one run whose repetitions are the
+                             processes
 
 Run 'sync_summary COMMAND --help' for a command's flags.
 exit status: 0 done, 1 regression (compare), 2 bad input or bad command line.
@@ -59,26 +63,50 @@ flags:
 
 constexpr std::string_view kCompare = R"(usage: sync_summary compare [FLAGS] BASE.json NEW.json
 
-Matches benchmarks by name (without Google Benchmark's suffixes) and time unit, and gives the
-change of the median, (new - old) / |old|. With at least 2 repetitions on each side (run
-sync_bench with --benchmark_repetitions=N), a two-sided Mann-Whitney U test on the repetitions
-decides whether the change is significant, as Google Benchmark's compare.py does (scipy's
-mannwhitneyu, method 'auto': exact p-value when a side has at most 8 repetitions and no ties,
-else the normal approximation with tie and continuity corrections). A regression is a change
-above the threshold that is significant at alpha; without repetitions, a change above the
-threshold. Runs from different GPUs, drivers or wait modes are compared with a warning.
-Benchmarks only in one run, or failed in one, are listed.
+Matches benchmarks by name (without Google Benchmark's suffixes) and time unit. By default
+(--gate=reproducible) it gates only what reproduces from one process and one machine to the
+next: a paired row (sync_bench measured it against its Async baseline) on its overhead,
+overhead_us; a GPU-bound row (gpu_bound = 1 in both runs) on its time. Host-bound times are
+shown with their change but not gated: they move 10-40% between processes with the host.
+
+A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
+step time, --min-effect-us (times and overheads), and --noise-k x the noise, the two runs'
+between-repetition robust sigmas (1.4826 MAD) combined. With 2+ repetitions a side a two-sided
+Mann-Whitney U test must also find it significant at --alpha (scipy's mannwhitneyu, method
+'auto', as Google Benchmark's compare.py). Repetitions should be processes: run sync_bench K
+times and `sync_summary merge` them (scripts/ci_regress.sh does). With one repetition a side no
+test runs; a paired row's noise is then the spread of its own rounds. A benchmark that fails in
+NEW but not in BASE is a regression. Runs from different GPUs, drivers, CPUs or wait modes are
+compared with a warning.
 
 flags:
-  --threshold=PCT                a regression must be slower by more than PCT % (default 5)
+  --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
+  --threshold=PCT                a change is more than PCT % of the base step (default 5)
+  --min-effect-us=US             and more than US microseconds (default 0.5)
+  --noise-k=K                    and more than K x the combined noise (default 3)
   --alpha=A                      significance level of the U test (default 0.05)
   --format=console|markdown|csv  output format (default console)
   --filter=REGEX                 only benchmarks whose name matches REGEX
-  --metric=NAME                  real_time (default), cpu_time, or a counter (for rates such as
-                                 bytes_per_second a drop is the regression)
+  --metric=NAME                  gate every row on NAME: real_time, cpu_time, or a counter (for
+                                 rates such as bytes_per_second a drop is the regression)
   --help                         this text
 
-exit status: 0 no regression, 1 at least one regression, 2 bad input or bad command line.
+exit status: 0 no regression, 1 at least one regression (or a newly failing benchmark), 2 bad
+input: nothing compared, nothing gated, an unknown metric, a time that is not a finite positive
+number, or a bad command line.
+)";
+
+constexpr std::string_view kMerge = R"(usage: sync_summary merge --output=MERGED.json RUN1.json RUN2.json ...
+
+Merges runs of the same benchmarks, one per sync_bench process (scripts/processes.sh), into one
+Google Benchmark JSON whose repetitions are the processes: one row per run and repetition, then
+mean, median, stddev and cv aggregates, as Google Benchmark writes them for
+--benchmark_repetitions (its tools/compare.py reads the file). A run that already has
+repetitions adds each of them. The context is the first run's, with merged_runs and
+repetitions_are = processes. Refused (exit 2): runs from different GPUs, drivers, CPUs, wait
+modes or accounting settings, or with different sets of benchmarks.
+
+exit status: 0 written, 2 bad input or bad command line.
 )";
 
 }  // namespace
@@ -87,6 +115,7 @@ std::string_view help_text(std::string_view command) {
   if (command == "report") return kReport;
   if (command == "dtypes") return kDtypes;
   if (command == "compare") return kCompare;
+  if (command == "merge") return kMerge;
   return kOverview;
 }
 

@@ -1,8 +1,13 @@
 #include "compare.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
+#include "errors.hpp"
 #include "format_number.hpp"
+#include "statistics.hpp"
 #include "run_info.hpp"
 
 namespace sync_summary {
@@ -13,14 +18,81 @@ std::string failure(const char* side, const Bench& b) {
   return std::string(what) + " in " + side + (b.reason.empty() ? "" : ": " + b.reason);
 }
 
-Verdict judge(const Comparison& c, const CompareOptions& o) {
-  const double pct = (higher_is_better(o.metric) ? -100.0 : 100.0) * c.change;  // > 0: worse
-  const bool worse = pct > o.threshold_pct;
-  const bool better = pct < -o.threshold_pct;
+// A robust sigma of one side's repetitions (processes, when the run was merged from processes):
+// 1.4826 x the median absolute deviation. NaN with fewer than 3.
+double robust_sigma(const std::vector<double>& reps) {
+  if (reps.size() < 3) return kNaN;
+  const double m = median(reps);
+  std::vector<double> deviation;
+  for (double x : reps) deviation.push_back(std::abs(x - m));
+  return 1.4826 * median(deviation);
+}
+
+// One side's noise: between its repetitions; a paired row with one repetition falls back on the
+// spread of its own per-round differences (wider than the between-process spread: cautious).
+double side_noise(const Bench& b, const std::string& metric) {
+  const Metric* m = b.metric(metric);
+  const double sigma = m ? robust_sigma(m->reps) : kNaN;
+  if (!std::isnan(sigma) || metric != "overhead_us") return sigma;
+  const Summary p25 = b.summary("overhead_p25_us"), p75 = b.summary("overhead_p75_us");
+  return p25.valid() && p75.valid() ? (p75.center - p25.center) / 1.349 : kNaN;
+}
+
+bool is_time_like(const std::string& metric) {
+  return metric == kRealTime || metric == kCpuTime ||
+         (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0);
+}
+
+// Every repetition of the metric a finite number, and a time positive: else the file is bad.
+void check_values(const Bench& b, const std::string& metric, const char* side) {
+  const Metric* m = b.metric(metric);
+  if (!m) return;
+  const bool time = metric == kRealTime || metric == kCpuTime;
+  for (double v : m->reps)
+    if (!std::isfinite(v) || (time && !(v > 0.0 && v < 1e15)))
+      throw InputError(std::string(side) + ": " + b.name.identity + ": " + metric + " is " +
+                       fmt_exact(v) + ", not a finite positive time");
+}
+
+// What the row is judged on, and why (gate = reproducible; see compare.hpp).
+void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOptions& o) {
+  c.metric = o.metric;
+  if (o.gate == Gate::all || o.metric_given) {
+    c.gate = "gated (--gate=all)";
+    if (o.metric_given && o.gate != Gate::all) c.gate = "gated (--metric)";
+    return;
+  }
+  if (b.has_metric("overhead_us") && n.has_metric("overhead_us")) {
+    c.metric = "overhead_us";
+    c.gate = "paired overhead";
+    return;
+  }
+  const Summary gb = b.summary("gpu_bound"), gn = n.summary("gpu_bound");
+  if (gb.valid() && gn.valid() && gb.center >= 0.5 && gn.center >= 0.5) {
+    c.gate = "GPU-bound time";
+    return;
+  }
+  c.gated = false;
+  c.gate = gb.valid() ? "not gated: host-bound, moves with the host CPU"
+                      : "not gated: bound unknown";
+}
+
+Verdict judge(Comparison& c, const Bench& b, const Bench& n, const CompareOptions& o) {
+  const double base_step = b.summary(kRealTime).center;
+  const double scale = c.metric == "overhead_us" ? base_step : std::abs(c.base.center);
+  const double nb = side_noise(b, c.metric), nn = side_noise(n, c.metric);
+  c.noise = std::isnan(nb) && std::isnan(nn)
+                ? kNaN
+                : std::sqrt((std::isnan(nb) ? 0.0 : nb * nb) + (std::isnan(nn) ? 0.0 : nn * nn));
+  c.limit = o.threshold_pct / 100.0 * scale;
+  if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
+  if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
+  const double worse_by = higher_is_better(c.metric) ? -c.delta : c.delta;
+  if (!c.gated) return Verdict::not_gated;
+  if (std::abs(worse_by) <= c.limit) return Verdict::unchanged;
   const bool significant = !c.has_utest || c.utest.p < o.alpha;  // NaN p: not significant
-  if (!worse && !better) return Verdict::unchanged;
   if (!significant) return Verdict::not_significant;
-  return worse ? Verdict::regression : Verdict::improvement;
+  return worse_by > 0 ? Verdict::regression : Verdict::improvement;
 }
 
 std::string verdict_text(Verdict v) {
@@ -33,6 +105,8 @@ std::string verdict_text(Verdict v) {
       return "unchanged";
     case Verdict::not_significant:
       return "not significant";
+    case Verdict::not_gated:
+      return "-";
   }
   return "?";
 }
@@ -66,6 +140,14 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
                            const CompareOptions& options) {
   CompareResult res;
   res.context_warnings = context_differences(base.run, next.run);
+  if (options.metric_given) {
+    bool known = false;
+    for (const RunData* d : {&base, &next})
+      for (const Bench& b : d->benches) known = known || b.has_metric(options.metric);
+    if (!known)
+      throw InputError("no benchmark has the metric '" + options.metric +
+                       "' (real_time, cpu_time, or a counter of the runs)");
+  }
   for (const Bench& b : base.benches) {
     const Bench* n = next.find(b.name.identity);
     if (!n) {
@@ -75,15 +157,29 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     Comparison c;
     c.identity = b.name.identity;
     c.unit = b.unit;
-    c.base = b.summary(options.metric);
-    c.next = n->summary(options.metric);
+    if (b.status == Status::ok && n->status != Status::ok) {
+      // A benchmark that stopped working is the worst regression there is.
+      c.metric = options.metric;
+      c.gate = failure("NEW", *n);
+      c.verdict = Verdict::regression;
+      ++res.regressions;
+      ++res.newly_failed;
+      ++res.gated;
+      res.rows.push_back(std::move(c));
+      continue;
+    }
+    choose_gate(c, b, *n, options);
+    check_values(b, c.metric, "BASE");
+    check_values(*n, c.metric, "NEW");
+    c.base = b.summary(c.metric);
+    c.next = n->summary(c.metric);
     if (!c.base.valid() || !c.next.valid()) {
       std::string why;
       if (!c.base.valid())
-        why = b.status == Status::ok ? "no " + options.metric + " in BASE" : failure("BASE", b);
+        why = b.status == Status::ok ? "no " + c.metric + " in BASE" : failure("BASE", b);
       if (!c.next.valid()) {
         if (!why.empty()) why += "; ";
-        why += n->status == Status::ok ? "no " + options.metric + " in NEW" : failure("NEW", *n);
+        why += n->status == Status::ok ? "no " + c.metric + " in NEW" : failure("NEW", *n);
       }
       res.not_compared.emplace_back(c.identity, why);
       continue;
@@ -95,15 +191,18 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       continue;
     }
     c.change = relative_change(c.base.center, c.next.center);
-    const Metric* mb = b.metric(options.metric);
-    const Metric* mn = n->metric(options.metric);
+    c.delta = c.next.center - c.base.center;
+    const Metric* mb = b.metric(c.metric);
+    const Metric* mn = n->metric(c.metric);
+    if (mb->reps.size() < 2 || mn->reps.size() < 2) res.single_repetition = true;
     if (mb->reps.size() >= kUTestMinRepetitions && mn->reps.size() >= kUTestMinRepetitions) {
       c.has_utest = true;
       c.utest = mann_whitney_u(mb->reps, mn->reps);
       if (std::min(mb->reps.size(), mn->reps.size()) < kUTestOptimalRepetitions)
         res.few_repetitions = true;
     }
-    c.verdict = judge(c, options);
+    c.verdict = judge(c, b, *n, options);
+    if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;
     res.rows.push_back(std::move(c));
@@ -119,14 +218,19 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   Document doc;
   doc.heading("sync_summary compare: " + base.label + " -> " + next.label);
   const std::string thr = fmt_fixed(o.threshold_pct, 1) + "%";
-  const std::string worse = higher_is_better(o.metric) ? "a drop" : "a rise";
-  doc.bullets({side_line("BASE", base), side_line("NEW", next),
-               "metric: " + metric_title(o.metric) + ", median of the repetitions",
-               "regression: " + worse + " of more than " + thr +
-                   " that a two-sided Mann-Whitney U test on the repetitions finds significant "
-                   "(p < " +
-                   fmt_fixed(o.alpha, 3) + "); without repetitions, " + worse + " of more than " +
-                   thr});
+  const std::string gate_rule =
+      o.gate == Gate::all || o.metric_given
+          ? "gated: every row, on " + metric_title(o.metric)
+          : "gated: paired rows on their overhead (overhead_us), GPU-bound rows on their time; "
+            "host-bound times are shown, not gated (they move with the host CPU)";
+  doc.bullets({side_line("BASE", base), side_line("NEW", next), gate_rule,
+               "a change: |new - base| of the medians above the largest of " + thr +
+                   " of the base step time, " + fmt_fixed(o.min_effect_us, 2) +
+                   " us (times), and " + fmt_fixed(o.noise_k, 1) +
+                   " x the between-repetition noise of both runs (robust sigma, combined); with "
+                   "2+ repetitions a side it must also pass a Mann-Whitney U test (p < " +
+                   fmt_fixed(o.alpha, 3) + ")",
+               "a benchmark that fails in NEW but not in BASE is a regression"});
   if (!res.context_warnings.empty()) {
     std::string w = "WARNING: the runs come from different machines or settings (";
     for (std::size_t i = 0; i < res.context_warnings.size(); ++i)
@@ -135,30 +239,39 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   }
 
   Table t;
-  t.title = "Changes (" + metric_title(o.metric) + ")";
-  t.header = {"benchmark", "base", "new", "change", "p-value", "repetitions", "verdict"};
-  t.align = {Align::left,  Align::right, Align::right, Align::right,
-             Align::right, Align::right, Align::left};
-  doc.tidy.header = {"benchmark",        "time_unit",       "metric",  "base_median",
-                     "new_median",       "change_pct",      "p_value", "u_method",
-                     "base_repetitions", "new_repetitions", "verdict"};
+  t.title = "Changes";
+  t.header = {"benchmark", "gate", "base", "new", "change", "limit", "p-value", "reps", "verdict"};
+  t.align = {Align::left,  Align::left,  Align::right, Align::right, Align::right,
+             Align::right, Align::right, Align::right, Align::left};
+  doc.tidy.header = {"benchmark",   "time_unit",  "metric",        "gate",
+                     "base_median", "new_median", "change_pct",    "delta",
+                     "noise",       "limit",      "p_value",       "u_method",
+                     "base_repetitions",          "new_repetitions", "verdict"};
   for (const Comparison& c : res.rows) {
-    const std::string p = c.has_utest ? fmt_p(c.utest.p) : "n/a";
+    const std::string p = c.has_utest ? fmt_p(c.utest.p) : "no test";
     const std::string method =
         !c.has_utest ? "" : (c.utest.method == UMethod::exact ? "exact" : "asymptotic");
-    t.rows.push_back({c.identity, fmt_summary(c.base), fmt_summary(c.next), fmt_percent(c.change),
-                      p, std::to_string(c.base.n) + " vs " + std::to_string(c.next.n),
+    const bool failed = !c.base.valid();
+    const std::string what = c.metric == "overhead_us" ? " (overhead)" : "";
+    t.rows.push_back({c.identity, c.gate, failed ? "" : fmt_summary(c.base) + what,
+                      failed ? "" : fmt_summary(c.next), failed ? "" : fmt_percent(c.change),
+                      failed || !c.gated ? "" : fmt_exact(c.limit), failed ? "" : p,
+                      std::to_string(c.base.n) + " vs " + std::to_string(c.next.n),
                       verdict_text(c.verdict)});
-    doc.tidy.rows.push_back({c.identity, std::string(unit_name(c.unit)), o.metric,
-                             fmt_exact(c.base.center), fmt_exact(c.next.center),
-                             fmt_exact(c.change * 100.0), c.has_utest ? fmt_exact(c.utest.p) : "",
-                             method, std::to_string(c.base.n), std::to_string(c.next.n),
-                             verdict_text(c.verdict)});
+    doc.tidy.rows.push_back(
+        {c.identity, std::string(unit_name(c.unit)), c.metric, c.gate, fmt_exact(c.base.center),
+         fmt_exact(c.next.center), fmt_exact(c.change * 100.0), fmt_exact(c.delta),
+         fmt_exact(c.noise), fmt_exact(c.limit), c.has_utest ? fmt_exact(c.utest.p) : "", method,
+         std::to_string(c.base.n), std::to_string(c.next.n), verdict_text(c.verdict)});
   }
+  if (res.single_repetition)
+    t.notes.push_back(
+        "a side with one repetition: no significance test ran, and its noise is the spread of "
+        "its own rounds (paired) or unknown; run K processes and merge them (sync_summary merge) "
+        "for a between-process noise");
   if (res.few_repetitions)
     t.notes.push_back("U test with fewer than " + std::to_string(kUTestOptimalRepetitions) +
-                      " repetitions a side: results unreliable (Google Benchmark's advice: " +
-                      std::to_string(kUTestOptimalRepetitions) + "+ repetitions)");
+                      " repetitions a side: its p-value is coarse");
   if (!t.rows.empty()) doc.table(std::move(t));
 
   if (!res.not_compared.empty()) {
@@ -172,16 +285,18 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   if (!res.only_base.empty()) doc.table(name_list("Only in BASE", res.only_base));
   if (!res.only_new.empty()) doc.table(name_list("Only in NEW", res.only_new));
 
-  const std::string counts = std::to_string(res.rows.size()) + " benchmarks compared (threshold " +
-                             thr + ", alpha " + fmt_fixed(o.alpha, 3) + ")";
-  if (res.regressions > 0) {
-    doc.text({"Result: " + std::to_string(res.regressions) + " regression" +
-              (res.regressions == 1 ? "" : "s") + ", " + std::to_string(res.improvements) +
-              " improvement" + (res.improvements == 1 ? "" : "s") + " among " + counts + "."});
-  } else {
-    doc.text({"Result: no regression, " + std::to_string(res.improvements) + " improvement" +
-              (res.improvements == 1 ? "" : "s") + " among " + counts + "."});
-  }
+  const std::size_t shown = res.rows.size();
+  const std::string counts =
+      std::to_string(shown) + " compared, " + std::to_string(res.gated) + " gated, " +
+      std::to_string(shown - res.gated) + " not gated (host-bound or bound unknown), " +
+      std::to_string(res.not_compared.size() + res.only_base.size() + res.only_new.size()) +
+      " skipped (failed in BASE, missing metric, or in one run only)";
+  std::string result = res.regressions > 0 ? std::to_string(res.regressions) + " regression" +
+                                                 (res.regressions == 1 ? "" : "s")
+                                           : std::string("no regression");
+  if (res.newly_failed > 0) result += " (" + std::to_string(res.newly_failed) + " newly failing)";
+  doc.text({"Result: " + result + ", " + std::to_string(res.improvements) + " improvement" +
+            (res.improvements == 1 ? "" : "s") + "; " + counts + "."});
   return doc;
 }
 

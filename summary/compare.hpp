@@ -15,19 +15,34 @@
 
 namespace sync_summary {
 
+// What is gated. reproducible: a paired row on its overhead (overhead_us), a GPU-bound row
+// (gpu_bound = 1) on its time, nothing else (a host-bound time moves 10-40% from one process to
+// the next with the host); all: every row on --metric, as compare.py does.
+enum class Gate { reproducible, all };
+
 struct CompareOptions {
   std::string metric = std::string(kRealTime);
-  double threshold_pct = 5.0;
+  bool metric_given = false;  // --metric named explicitly: every row is gated on it
+  Gate gate = Gate::reproducible;
+  double threshold_pct = 5.0;  // a regression moves by more than this % of the base step time
   double alpha = 0.05;
+  double min_effect_us = 0.5;  // and by more than this, for times and overheads
+  double noise_k = 3.0;        // and by more than noise_k x the combined between-process noise
 };
 
-enum class Verdict { regression, improvement, unchanged, not_significant };
+enum class Verdict { regression, improvement, unchanged, not_significant, not_gated };
 
 struct Comparison {
   std::string identity;
   TimeUnit unit = TimeUnit::ns;
+  std::string metric;  // what this row is judged on
+  std::string gate;    // why it is gated or not
+  bool gated = true;
   Summary base, next;
-  double change = 0.0;  // (new - old) / |old|, a fraction
+  double change = 0.0;     // (new - old) / |old|, a fraction
+  double delta = 0.0;      // new - old, in the metric's unit
+  double noise = kNaN;     // combined between-process spread (robust sigma), metric's unit
+  double limit = 0.0;      // |delta| beyond this is a change
   bool has_utest = false;
   UTest utest;
   Verdict verdict = Verdict::unchanged;
@@ -40,6 +55,9 @@ struct CompareResult {
   std::vector<std::string> context_warnings;
   std::size_t regressions = 0;
   std::size_t improvements = 0;
+  std::size_t gated = 0;
+  std::size_t newly_failed = 0;  // ok in BASE, failed in NEW: counted as regressions
+  bool single_repetition = false;  // a side had one repetition: no noise estimate, no U test
   bool few_repetitions = false;  // some U test ran on fewer than 9 repetitions a side
 };
 

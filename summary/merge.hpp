@@ -1,0 +1,17 @@
+#pragma once
+// `sync_summary merge --output=MERGED.json RUN1.json RUN2.json ...`: runs of the same benchmarks,
+// one per sync_bench process, as one Google Benchmark JSON whose repetitions are the processes
+// (per-repetition rows, then mean/median/stddev/cv aggregates, as Google Benchmark writes them
+// for --benchmark_repetitions), so that compare, and Google Benchmark's tools/compare.py, see the
+// spread between processes and not only the spread within one.
+
+#include <string>
+#include <vector>
+
+namespace sync_summary {
+
+// Throws InputError for an unreadable file, runs from different machines or settings, or
+// different sets of benchmarks. Returns the number of repetitions per benchmark written.
+std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output);
+
+}  // namespace sync_summary
