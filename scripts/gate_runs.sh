@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The runs behind the gate's measured false-alarm and detection rates (README, "The CI gate"):
+# on the GPU machine, the default gated set (scripts/ci_regress.sh) as PROCESSES processes merged,
+# four times: clean, and with a known cost injected (sync_bench --sync_inject):
+#   clean.json    nothing injected
+#   host1us.json  +1 us host busy-wait per step, in the launch-bound families (where 1 us matters)
+#   host10.json   +10% of the step as a host busy-wait, everywhere (what the paired rows must catch)
+#   gpu10.json    +10% of the step as a GPU spin kernel, everywhere (what GPU-bound rows must catch)
+# Compare them anywhere: sync_summary compare clean.json host10.json, and clean.json from one
+# device call against clean.json from another for the false alarms.
+#
+#   scripts/gate_runs.sh DIR
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dir="${1:?usage: scripts/gate_runs.sh DIR}"
+mkdir -p "$dir"
+export SYNC_BENCH="${SYNC_BENCH:-$ROOT/build/bench/sync_bench}"
+export SYNC_SUMMARY="${SYNC_SUMMARY:-$ROOT/build/summary/sync_summary}"
+status=0
+run() {  # run NAME [sync_bench flags...]
+  local name="$1"
+  shift
+  local start=$(date +%s)
+  "$ROOT/scripts/ci_regress.sh" --make-baseline "$dir/$name.json" "$@" 2>"$dir/$name.log"
+  local rc=$?
+  printf '%-8s exit %d, %d s\n' "$name" $rc $(($(date +%s) - start))
+  [ $rc -ne 0 ] && status=$rc
+  rm -rf "$dir/$name.json.d"
+}
+run clean
+run host1us --sync_inject=host:1us --sync_inject_filter='^(NullKernel|SmallGemm|SyncEvery|TrainLoop)/'
+run host10 --sync_inject=host:10%
+run gpu10 --sync_inject=gpu:10%
+exit $status
