@@ -70,8 +70,9 @@ overhead_us; a GPU-bound row (gpu_bound = 1 in both runs) on its time. Host-boun
 shown with their change but not gated: they move 10-40% between processes with the host.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
-step time, --min-effect-us (times and overheads), and --noise-k x the noise, the two runs'
-between-repetition robust sigmas (1.4826 MAD) combined. With 2+ repetitions a side a two-sided
+step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
+of the difference of the two medians, each 1.253 sigma / sqrt(repetitions) with sigma the
+run's between-repetition robust sigma (1.4826 MAD). With 2+ repetitions a side a two-sided
 Mann-Whitney U test must also find it significant at --alpha (scipy's mannwhitneyu, method
 'auto', as Google Benchmark's compare.py). Repetitions should be processes: run sync_bench K
 times and `sync_summary merge` them (scripts/ci_regress.sh does). With one repetition a side no
@@ -83,7 +84,7 @@ flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
   --threshold=PCT                a change is more than PCT % of the base step (default 5)
   --min-effect-us=US             and more than US microseconds (default 0.5)
-  --noise-k=K                    and more than K x the combined noise (default 3)
+  --noise-k=K                    and more than K standard errors (default 3)
   --alpha=A                      significance level of the U test (default 0.05)
   --format=console|markdown|csv  output format (default console)
   --filter=REGEX                 only benchmarks whose name matches REGEX

@@ -28,12 +28,15 @@ double robust_sigma(const std::vector<double>& reps) {
   return 1.4826 * median(deviation);
 }
 
-// One side's noise: between its repetitions; a paired row with one repetition falls back on the
-// spread of its own per-round differences (wider than the between-process spread: cautious).
+// One side's noise: the standard error of its median over repetitions (processes, when the run
+// was merged from processes), 1.253 sigma / sqrt(n). A paired row with one repetition falls back
+// on the spread of its own per-round differences, not divided by anything: the between-process
+// spread it cannot see is larger than its rounds' standard error (cautious).
 double side_noise(const Bench& b, const std::string& metric) {
   const Metric* m = b.metric(metric);
   const double sigma = m ? robust_sigma(m->reps) : kNaN;
-  if (!std::isnan(sigma) || metric != "overhead_us") return sigma;
+  if (!std::isnan(sigma)) return 1.253 * sigma / std::sqrt(static_cast<double>(m->reps.size()));
+  if (metric != "overhead_us") return kNaN;
   const Summary p25 = b.summary("overhead_p25_us"), p75 = b.summary("overhead_p75_us");
   return p25.valid() && p75.valid() ? (p75.center - p25.center) / 1.349 : kNaN;
 }
@@ -227,8 +230,9 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                "a change: |new - base| of the medians above the largest of " + thr +
                    " of the base step time, " + fmt_fixed(o.min_effect_us, 2) +
                    " us (times), and " + fmt_fixed(o.noise_k, 1) +
-                   " x the between-repetition noise of both runs (robust sigma, combined); with "
-                   "2+ repetitions a side it must also pass a Mann-Whitney U test (p < " +
+                   " x the noise (the standard error of the difference of the medians, from "
+                   "each run's between-repetition robust sigma); with 2+ repetitions a side it "
+                   "must also pass a Mann-Whitney U test (p < " +
                    fmt_fixed(o.alpha, 3) + ")",
                "a benchmark that fails in NEW but not in BASE is a regression"});
   if (!res.context_warnings.empty()) {

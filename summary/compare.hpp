@@ -27,7 +27,7 @@ struct CompareOptions {
   double threshold_pct = 5.0;  // a regression moves by more than this % of the base step time
   double alpha = 0.05;
   double min_effect_us = 0.5;  // and by more than this, for times and overheads
-  double noise_k = 3.0;        // and by more than noise_k x the combined between-process noise
+  double noise_k = 3.0;  // and by more than noise_k standard errors of the difference of medians
 };
 
 enum class Verdict { regression, improvement, unchanged, not_significant, not_gated };
@@ -41,7 +41,7 @@ struct Comparison {
   Summary base, next;
   double change = 0.0;     // (new - old) / |old|, a fraction
   double delta = 0.0;      // new - old, in the metric's unit
-  double noise = kNaN;     // combined between-process spread (robust sigma), metric's unit
+  double noise = kNaN;     // standard error of new - old medians, in the metric's unit
   double limit = 0.0;      // |delta| beyond this is a change
   bool has_utest = false;
   UTest utest;
