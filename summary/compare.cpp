@@ -54,7 +54,8 @@ void check_values(const Bench& b, const std::string& metric, const char* side) {
   for (double v : m->reps)
     if (!std::isfinite(v) || (time && !(v > 0.0 && v < 1e15)))
       throw InputError(std::string(side) + ": " + b.name.identity + ": " + metric + " is " +
-                       fmt_exact(v) + ", not a finite positive time");
+                       (std::isnan(v) ? std::string("NaN") : fmt_exact(v)) +
+                       (time ? ", not a finite positive time" : ", not a finite number"));
 }
 
 // What the row is judged on, and why (gate = reproducible; see compare.hpp).
@@ -174,6 +175,10 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     choose_gate(c, b, *n, options);
     check_values(b, c.metric, "BASE");
     check_values(*n, c.metric, "NEW");
+    if (c.metric != kRealTime) {  // an overhead's limit is a share of the step time
+      check_values(b, std::string(kRealTime), "BASE");
+      check_values(*n, std::string(kRealTime), "NEW");
+    }
     c.base = b.summary(c.metric);
     c.next = n->summary(c.metric);
     if (!c.base.valid() || !c.next.valid()) {
