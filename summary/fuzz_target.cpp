@@ -28,11 +28,21 @@ int fuzz_one_input(const std::string& text) {
     render(build_report({runs[0]}, ReportOptions{}), f, sink);
     render(build_report(runs, ReportOptions{}), f, sink);
     render(build_dtypes(runs, ReportOptions{}), f, sink);
-    const CompareResult res = compare_runs(runs[0], runs[1], CompareOptions{});
-    render(compare_document(res, runs[0], runs[1], CompareOptions{}), f, sink);
   }
   for (const auto& chart : build_charts(runs, std::string(kRealTime)))
     sink << render_svg(chart.second);
+  // compare refuses times that are not finite positive numbers (exit 2), as the CLI does.
+  for (const Gate gate : {Gate::reproducible, Gate::all}) {
+    CompareOptions o;
+    o.gate = gate;
+    try {
+      const CompareResult res = compare_runs(runs[0], runs[1], o);
+      for (Format f : {Format::console, Format::markdown, Format::csv})
+        render(compare_document(res, runs[0], runs[1], o), f, sink);
+    } catch (const InputError&) {
+      return 2;
+    }
+  }
   return 0;
 }
 
