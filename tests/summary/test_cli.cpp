@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
+#include "gb_builder.hpp"
 #include "test_util.hpp"
 
 namespace sync_summary {
@@ -97,22 +99,83 @@ TEST(Cli, ReportFormatsAndFilter) {
 TEST(Cli, CompareExitCodes) {
   const auto reg = run({"compare", data_path("compare_base.json"), data_path("compare_new.json")});
   EXPECT_EQ(reg.rc, 1);
-  EXPECT_TRUE(contains(reg.out, "Result: 4 regressions"));
+  EXPECT_TRUE(contains(reg.out,
+                       "Result: 5 regressions (1 newly failing), 1 improvement; 10 "
+                       "compared, 8 gated, 2 not gated"));
   const auto same =
       run({"compare", data_path("compare_base.json"), data_path("compare_base.json")});
   EXPECT_EQ(same.rc, 0);
   EXPECT_TRUE(contains(same.out, "Result: no regression"));
   const auto loose = run({"compare", "--threshold=250", data_path("compare_base.json"),
                           data_path("compare_new.json")});
-  EXPECT_EQ(loose.rc, 0);
+  EXPECT_EQ(loose.rc, 1);  // the newly failing benchmark is a regression at any threshold
+  EXPECT_TRUE(contains(loose.out, "Result: 1 regression (1 newly failing)"));
   const auto filtered = run({"compare", "--filter=StreamSync", data_path("compare_base.json"),
                              data_path("compare_new.json")});
   EXPECT_EQ(filtered.rc, 0);  // only the improvement is left
   EXPECT_TRUE(contains(filtered.out, "improvement"));
-  const auto warn =
-      run({"compare", data_path("gb171_reps.json"), data_path("gb171_blocking.json")});
+  const auto warn = run(
+      {"compare", "--gate=all", data_path("gb171_reps.json"), data_path("gb171_blocking.json")});
+  EXPECT_EQ(warn.rc, 1);
   EXPECT_TRUE(contains(warn.err, "warning: runs differ in host_wait_mode: 'spin' vs 'blocking'"));
   EXPECT_TRUE(contains(warn.out, "WARNING: the runs come from different machines or settings"));
+}
+
+// The gate's exit codes on runs written here: 2 when nothing could be compared or gated or the
+// input is bad, 1 on a newly failing benchmark, with the reason listed.
+TEST(Cli, CompareExitCodesOfTheGate) {
+  using test::paired;
+  using test::unpaired;
+  const std::string dir = testing::TempDir();
+  const auto file = [&](const std::string& name, const std::vector<test::FakeBench>& b) {
+    return test::write_run(dir + "gate_" + name + ".json", b);
+  };
+  const std::vector<double> reps = {5.0, 5.1, 4.9};
+  const std::string base =
+      file("base", {paired("NullKernel/DeviceSync", reps), unpaired("NullKernel/Async", reps, 0.0),
+                    unpaired("GraphReplay/Replay/k:64", reps, 1.0)});
+
+  const auto other = run({"compare", base, file("other", {paired("NullKernel/Print", reps)})});
+  EXPECT_EQ(other.rc, 2);
+  EXPECT_TRUE(contains(other.err, "no benchmark could be compared")) << other.err;
+
+  const auto nope = run({"compare", "--metric=nope", base, base});
+  EXPECT_EQ(nope.rc, 2);
+  EXPECT_TRUE(contains(nope.err, "no benchmark has the metric 'nope'")) << nope.err;
+  EXPECT_TRUE(nope.out.empty());
+
+  const std::string failed = file(
+      "failed", {paired("NullKernel/DeviceSync", reps), unpaired("NullKernel/Async", reps, 0.0),
+                 test::failing("GraphReplay/Replay/k:64", "cudaErrorIllegalAddress")});
+  const auto gone = run({"compare", base, failed});
+  EXPECT_EQ(gone.rc, 1);
+  EXPECT_TRUE(contains(gone.out, "error in NEW: cudaErrorIllegalAddress")) << gone.out;
+  EXPECT_TRUE(contains(gone.out, "Result: 1 regression (1 newly failing)")) << gone.out;
+  const auto back = run({"compare", failed, base});  // failing in BASE: skipped, not a regression
+  EXPECT_EQ(back.rc, 0) << back.out;
+
+  const std::string host = file("host", {unpaired("NullKernel/Async", reps, 0.0)});
+  const auto ungated = run({"compare", host, host});
+  EXPECT_EQ(ungated.rc, 2);
+  EXPECT_TRUE(contains(ungated.err, "no row is gated")) << ungated.err;
+  EXPECT_EQ(run({"compare", "--gate=all", host, host}).rc, 0);
+
+  const std::string one = file("one", {paired("NullKernel/DeviceSync", {5.0})});
+  const auto single = run({"compare", one, one});
+  EXPECT_EQ(single.rc, 0);
+  EXPECT_TRUE(contains(single.out, "no significance test ran")) << single.out;
+  EXPECT_FALSE(contains(run({"compare", base, base}).out, "no significance test ran"));
+
+  const std::pair<double, const char*> bad_times[] = {
+      {std::nan(""), "NaN"}, {-3.0, "-3"}, {1e308, "1e+308"}};
+  for (const auto& [bad, text] : bad_times) {
+    test::FakeBench b = unpaired("GraphReplay/Replay/k:64", reps, 1.0);
+    b.times[1] = bad;
+    const auto r = run({"compare", base, file("bad", {paired("NullKernel/DeviceSync", reps), b})});
+    EXPECT_EQ(r.rc, 2) << text;
+    EXPECT_TRUE(contains(r.err, std::string("NEW: GraphReplay/Replay/k:64: real_time is ") + text))
+        << r.err;
+  }
 }
 
 TEST(Cli, SvgChartsAreWritten) {

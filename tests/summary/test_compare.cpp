@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "compare.hpp"
+#include "errors.hpp"
+#include "gb_builder.hpp"
 #include "gb_json.hpp"
 #include "run_info.hpp"
 #include "test_util.hpp"
@@ -25,6 +29,27 @@ Runs load(const char* base, const char* next) {
   return {std::move(r[0]), std::move(r[1])};
 }
 
+Runs made(const std::vector<test::FakeBench>& base, const std::vector<test::FakeBench>& next) {
+  std::vector<RunData> r;
+  r.push_back(digest(parse_run(test::gb_json(base), "base.json")));
+  r.push_back(digest(parse_run(test::gb_json(next), "new.json")));
+  assign_labels(r, {});
+  return {std::move(r[0]), std::move(r[1])};
+}
+
+// Nine repetitions around `center` with median absolute deviation `mad`.
+std::vector<double> nine(double center, double mad = 0.1) {
+  std::vector<double> v;
+  for (double d : {0.0, 2.0, -2.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5}) v.push_back(center + d * mad);
+  return v;
+}
+
+// One side's noise as compare.hpp defines it: the standard error of a median over n
+// repetitions, 1.253 sigma / sqrt(n), with sigma = 1.4826 MAD.
+double standard_error(double mad, std::size_t n) {
+  return 1.253 * 1.4826 * mad / std::sqrt(static_cast<double>(n));
+}
+
 const Comparison& row(const CompareResult& res, const std::string& identity) {
   for (const auto& c : res.rows)
     if (c.identity == identity) return c;
@@ -34,37 +59,69 @@ const Comparison& row(const CompareResult& res, const std::string& identity) {
 TEST(Compare, VerdictsOnHandMadeRuns) {
   const Runs r = load("compare_base.json", "compare_new.json");
   const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
-  EXPECT_EQ(res.rows.size(), 7u);
-  EXPECT_EQ(res.regressions, 4u);
+  EXPECT_EQ(res.rows.size(), 10u);
+  EXPECT_EQ(res.regressions, 5u);
+  EXPECT_EQ(res.newly_failed, 1u);
   EXPECT_EQ(res.improvements, 1u);
+  EXPECT_EQ(res.gated, 8u);
 
+  // Paired: judged on overhead_us, +1.0 us against a limit of 5% of the 10 us step.
   const Comparison& reg = row(res, "SmallGemm/DeviceSync/fp16/cublas/n:512");
   EXPECT_EQ(reg.verdict, Verdict::regression);
-  EXPECT_NEAR(reg.change, 0.1, 1e-12);
+  EXPECT_EQ(reg.metric, "overhead_us");
+  EXPECT_EQ(reg.gate, "paired overhead");
+  EXPECT_NEAR(reg.change, 0.2, 1e-12);
+  EXPECT_NEAR(reg.delta, 1.0, 1e-12);
+  EXPECT_NEAR(reg.limit, 0.5, 1e-12);
+  EXPECT_NEAR(reg.noise, std::sqrt(2.0) * standard_error(0.05, 5), 1e-9);
   ASSERT_TRUE(reg.has_utest);
   EXPECT_EQ(reg.utest.method, UMethod::exact);
   EXPECT_NEAR(reg.utest.p, 0.007936507936507936, 1e-12);  // scipy 1.17.1, see test_mann_whitney
 
-  EXPECT_EQ(row(res, "SmallGemm/Async/fp16/cublas/n:512").verdict, Verdict::unchanged);
+  // Host-bound +40%: shown, not gated; no gpu_bound at all: not gated either.
+  const Comparison& host = row(res, "SmallGemm/Async/fp16/cublas/n:512");
+  EXPECT_FALSE(host.gated);
+  EXPECT_EQ(host.verdict, Verdict::not_gated);
+  EXPECT_NEAR(host.change, 0.4, 1e-12);
+  EXPECT_EQ(row(res, "HostCopy/H2D/pinned/bytes:4096").gate, "not gated: bound unknown");
+  EXPECT_EQ(row(res, "HostCopy/H2D/pinned/bytes:4096").verdict, Verdict::not_gated);
+
   const Comparison& noisy = row(res, "NullKernel/DeviceSync");
   EXPECT_EQ(noisy.verdict, Verdict::not_significant);
-  EXPECT_NEAR(noisy.utest.p, 0.39761475195653073, 1e-12);
+  EXPECT_NEAR(noisy.utest.p, 14.0 / 252.0, 1e-12);
   const Comparison& ties = row(res, "NullKernel/EventSync");
   EXPECT_EQ(ties.verdict, Verdict::regression);
   EXPECT_EQ(ties.utest.method, UMethod::asymptotic);
   EXPECT_NEAR(ties.utest.p, 0.026888454103745775, 1e-12);
   EXPECT_EQ(row(res, "NullKernel/StreamSync").verdict, Verdict::improvement);
+
+  // GPU-bound: judged on real_time.
   const Comparison& single = row(res, "GraphReplay/Replay/k:4");
+  EXPECT_EQ(single.gate, "GPU-bound time");
+  EXPECT_EQ(single.metric, "real_time");
   EXPECT_FALSE(single.has_utest);
-  EXPECT_EQ(single.verdict, Verdict::regression);  // threshold alone without repetitions
-  EXPECT_DOUBLE_EQ(row(res, "Alloc/Async/bytes:0").change, 2.0);  // old == 0 guarded
+  EXPECT_TRUE(std::isnan(single.noise));
+  EXPECT_EQ(single.verdict, Verdict::regression);  // limit alone without repetitions
+  EXPECT_EQ(row(res, "HostCopy/D2H/pinned/bytes:16777216").verdict, Verdict::unchanged);
+
+  // One repetition of a paired row: the noise is the spread of its rounds (p75 - p25) / 1.349.
+  const Comparison& zero = row(res, "Alloc/DeviceSync/bytes:0");
+  EXPECT_DOUBLE_EQ(zero.change, 2.0);  // old == 0 guarded
+  EXPECT_NEAR(zero.noise, std::sqrt(2.0) * 0.1 / 1.349, 1e-9);
+  EXPECT_EQ(zero.verdict, Verdict::regression);
+  EXPECT_TRUE(res.single_repetition);
   EXPECT_TRUE(res.few_repetitions);
+
+  // OK in BASE, failed in NEW: a regression, with its reason.
+  const Comparison& gone = row(res, "SmallGemm/ScalarRead/pinned/fp16/cublas/n:512");
+  EXPECT_EQ(gone.verdict, Verdict::regression);
+  EXPECT_EQ(gone.gate, "error in NEW: cudaErrorLaunchFailure");
 
   EXPECT_EQ(res.only_base, std::vector<std::string>{"NullKernel/Print"});
   EXPECT_EQ(res.only_new, std::vector<std::string>{"NullKernel/BulkRead/pinned"});
   ASSERT_EQ(res.not_compared.size(), 2u);
-  EXPECT_EQ(res.not_compared[0].first, "SmallGemm/ScalarRead/pinned/fp16/cublas/n:512");
-  EXPECT_EQ(res.not_compared[0].second, "error in NEW: cudaErrorLaunchFailure");
+  EXPECT_EQ(res.not_compared[0].first, "SmallGemm/ScalarRead/pageable/fp16/cublas/n:512");
+  EXPECT_EQ(res.not_compared[0].second, "error in BASE: cudaErrorLaunchFailure");
   EXPECT_EQ(res.not_compared[1].first, "HostCopy/D2H/pinned/bytes:4096");
   EXPECT_EQ(res.not_compared[1].second, "time unit differs: us vs ns");
   EXPECT_TRUE(res.context_warnings.empty());
@@ -73,15 +130,21 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
 TEST(Compare, ThresholdAndAlphaDecide) {
   const Runs r = load("compare_base.json", "compare_new.json");
   CompareOptions loose;
-  loose.threshold_pct = 15.0;  // only the +20% and +200% changes exceed it
+  loose.threshold_pct = 15.0;  // of the step: only the 0 -> 0.8 us overhead and the failure left
   EXPECT_EQ(compare_runs(r.base, r.next, loose).regressions, 2u);
   CompareOptions strict;
   strict.alpha = 0.005;  // no 5-vs-5 U test reaches it: only the runs without repetitions count
-  EXPECT_EQ(compare_runs(r.base, r.next, strict).regressions, 2u);
+  EXPECT_EQ(compare_runs(r.base, r.next, strict).regressions, 3u);
   CompareOptions wide;
-  wide.alpha = 0.5;  // now the noisy +10% counts too
+  wide.alpha = 0.5;  // now the overlapping +1 us counts too
   EXPECT_EQ(row(compare_runs(r.base, r.next, wide), "NullKernel/DeviceSync").verdict,
             Verdict::regression);
+  CompareOptions all;
+  all.gate = Gate::all;  // the host-bound +40% is gated on its time too
+  const CompareResult every = compare_runs(r.base, r.next, all);
+  EXPECT_EQ(every.gated, every.rows.size());
+  EXPECT_EQ(row(every, "SmallGemm/Async/fp16/cublas/n:512").verdict, Verdict::regression);
+  EXPECT_EQ(row(every, "SmallGemm/DeviceSync/fp16/cublas/n:512").metric, "real_time");
 }
 
 TEST(Compare, SameRunHasNoRegression) {
@@ -90,6 +153,7 @@ TEST(Compare, SameRunHasNoRegression) {
   EXPECT_EQ(res.regressions, 0u);
   EXPECT_EQ(res.improvements, 0u);
   EXPECT_EQ(res.rows.size(), 70u);  // all but the errored fp8
+  EXPECT_EQ(res.gated, 0u);         // made before sync_bench wrote gpu_bound: bound unknown
   for (const auto& c : res.rows) {
     EXPECT_EQ(c.change, 0.0);
     EXPECT_DOUBLE_EQ(c.utest.p, 1.0);
@@ -98,11 +162,22 @@ TEST(Compare, SameRunHasNoRegression) {
 
 TEST(Compare, DifferentMachinesOrWaitModesWarn) {
   const Runs r = load("gb171_reps.json", "gb171_blocking.json");
-  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  CompareOptions all;
+  all.gate = Gate::all;  // these fixtures carry no gpu_bound: nothing is gated by default
+  const CompareResult res = compare_runs(r.base, r.next, all);
   ASSERT_EQ(res.context_warnings.size(), 1u);
   EXPECT_EQ(res.context_warnings[0], "host_wait_mode: 'spin' vs 'blocking'");
-  // The blocking run is 8% slower on every benchmark, 5 repetitions apart: all regressions.
-  EXPECT_EQ(res.regressions, res.rows.size());
+  // The blocking run is 8% slower on every benchmark, 5 repetitions apart: a regression wherever
+  // 8% is beyond the limit (0.5 us at least), unchanged elsewhere.
+  std::size_t beyond = 0;
+  for (const auto& c : res.rows) {
+    EXPECT_NEAR(c.change, 0.08, 0.02) << c.identity;
+    EXPECT_EQ(c.verdict, std::abs(c.delta) > c.limit ? Verdict::regression : Verdict::unchanged)
+        << c.identity;
+    beyond += std::abs(c.delta) > c.limit;
+  }
+  EXPECT_GT(beyond, 40u);
+  EXPECT_EQ(res.regressions, beyond);
   const Runs g = load("gb171_run.json", "gb183_run.json");
   const CompareResult other = compare_runs(g.base, g.next, CompareOptions{});
   EXPECT_EQ(other.context_warnings.size(), 3u);  // gpu_name, runtime_version, host_wait_mode
@@ -117,10 +192,120 @@ TEST(Compare, RatesRegressWhenTheyDrop) {
   const Runs r = load("gb171_reps.json", "gb171_blocking.json");
   CompareOptions o;
   o.metric = "bytes_per_second";
+  o.metric_given = true;  // an explicit --metric gates every row on it
   const CompareResult res = compare_runs(r.base, r.next, o);
   const Comparison& c = row(res, "HostCopy/D2H/pinned/memcpy_async/bytes:268435456");
   EXPECT_LT(c.change, -0.05);
   EXPECT_EQ(c.verdict, Verdict::regression);
+}
+
+// The noise gate: a paired overhead moving by less than noise_k x the noise is unchanged even
+// though it is beyond 0.5 us and 5% of the step and its U test is significant; beyond, a
+// regression.
+TEST(Compare, NoiseGateOnPairedRows) {
+  using test::paired;
+  const Runs r = made({paired("NullKernel/DeviceSync", nine(5.0, 0.4)),
+                       paired("NullKernel/StreamSync", nine(5.0, 0.4))},
+                      {paired("NullKernel/DeviceSync", nine(5.9, 0.4)),
+                       paired("NullKernel/StreamSync", nine(6.5, 0.4))});
+  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  const double noise = std::sqrt(2.0) * standard_error(0.4, 9);
+  const Comparison& inside = row(res, "NullKernel/DeviceSync");
+  EXPECT_NEAR(inside.noise, noise, 1e-9);
+  EXPECT_NEAR(inside.limit, 3.0 * noise, 1e-9);  // above 0.5 us and 5% of the 7 us step
+  EXPECT_NEAR(inside.delta, 0.9, 1e-9);
+  EXPECT_GT(inside.delta, 0.5);
+  EXPECT_LT(inside.delta, inside.limit);
+  EXPECT_LT(inside.utest.p, 0.05);  // the U test alone would call it
+  EXPECT_EQ(inside.verdict, Verdict::unchanged);
+  const Comparison& beyond = row(res, "NullKernel/StreamSync");
+  EXPECT_GT(beyond.delta, beyond.limit);
+  EXPECT_EQ(beyond.verdict, Verdict::regression);
+  EXPECT_EQ(res.regressions, 1u);
+  // A smaller noise_k lets the first one through as well.
+  CompareOptions k1;
+  k1.noise_k = 1.0;
+  EXPECT_EQ(compare_runs(r.base, r.next, k1).regressions, 2u);
+}
+
+// A host-bound row moving 40% is shown with "-" and not gated; --gate=all gates it on its time.
+TEST(Compare, HostBoundRowsAreShownNotGated) {
+  using test::paired;
+  using test::unpaired;
+  std::vector<double> slow;
+  for (double t : nine(10.0)) slow.push_back(t * 1.4);
+  const Runs r = made({unpaired("SmallGemm/Async/fp16/cublas/n:512", nine(10.0), 0.0),
+                       unpaired("HostCopy/H2D/pinned/bytes:16777216", nine(330.0), 1.0),
+                       paired("NullKernel/DeviceSync", nine(5.0))},
+                      {unpaired("SmallGemm/Async/fp16/cublas/n:512", slow, 0.0),
+                       unpaired("HostCopy/H2D/pinned/bytes:16777216", nine(330.0), 1.0),
+                       paired("NullKernel/DeviceSync", nine(5.0))});
+  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  const Comparison& host = row(res, "SmallGemm/Async/fp16/cublas/n:512");
+  EXPECT_NEAR(host.change, 0.4, 1e-9);
+  EXPECT_FALSE(host.gated);
+  EXPECT_EQ(host.verdict, Verdict::not_gated);
+  EXPECT_EQ(host.gate, "not gated: host-bound, moves with the host CPU");
+  EXPECT_EQ(row(res, "HostCopy/H2D/pinned/bytes:16777216").gate, "GPU-bound time");
+  EXPECT_EQ(res.gated, 2u);
+  EXPECT_EQ(res.regressions, 0u);
+  const Document doc = compare_document(res, r.base, r.next, CompareOptions{});
+  bool shown = false;
+  for (const Block& b : doc.blocks)
+    for (const auto& cells : b.table.rows)
+      if (cells[0] == "SmallGemm/Async/fp16/cublas/n:512") {
+        shown = true;
+        EXPECT_EQ(cells.back(), "-");
+      }
+  EXPECT_TRUE(shown);
+
+  CompareOptions all;
+  all.gate = Gate::all;
+  const CompareResult every = compare_runs(r.base, r.next, all);
+  EXPECT_EQ(row(every, "SmallGemm/Async/fp16/cublas/n:512").verdict, Verdict::regression);
+  EXPECT_EQ(row(every, "NullKernel/DeviceSync").metric, "real_time");
+  EXPECT_EQ(every.gated, 3u);
+  EXPECT_EQ(every.regressions, 1u);
+}
+
+// A time that is not a finite positive number is bad input, named by side, row and metric.
+TEST(Compare, BadTimesAreInputErrors) {
+  using test::unpaired;
+  for (double bad : {std::nan(""), -3.0, 1e308, 0.0, HUGE_VAL}) {
+    std::vector<double> times = nine(10.0);
+    times[4] = bad;
+    const Runs r = made({unpaired("GraphReplay/Replay/k:64", nine(10.0), 1.0)},
+                        {unpaired("GraphReplay/Replay/k:64", times, 1.0)});
+    try {
+      compare_runs(r.base, r.next, CompareOptions{});
+      ADD_FAILURE() << "no error for " << bad;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("NEW: GraphReplay/Replay/k:64: real_time is "),
+                std::string::npos)
+          << e.what();
+    }
+  }
+}
+
+// A paired row is judged on its overhead against its base step time: a bad real_time on either
+// side is bad input too, not a silent NaN limit.
+TEST(Compare, BadTimesOfPairedRowsAreInputErrors) {
+  for (const char* side : {"BASE", "NEW"}) {
+    test::FakeBench good = test::paired("NullKernel/DeviceSync", nine(5.0));
+    test::FakeBench bad = good;
+    bad.times[0] = std::nan("");
+    const bool in_base = std::string(side) == "BASE";
+    const Runs r = made({in_base ? bad : good}, {in_base ? good : bad});
+    try {
+      const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+      ADD_FAILURE() << side << ": no error; verdict " << static_cast<int>(res.rows[0].verdict);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(side) +
+                                           ": NullKernel/DeviceSync: real_time is NaN"),
+                std::string::npos)
+          << e.what();
+    }
+  }
 }
 
 }  // namespace
