@@ -77,7 +77,7 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
     return;
   }
   c.gated = false;
-  c.gate = gb.valid() ? "not gated: host-bound, moves with the host CPU"
+  c.gate = gb.valid() ? "not gated: host-bound (moves with the host CPU)"
                       : "not gated: bound unknown";
 }
 

@@ -59,6 +59,23 @@ double center(const Bench* b, const std::string& metric) {
   return b ? b->summary(metric).center : kNaN;
 }
 
+// A pattern's cost over Async: its paired overhead where sync_bench measured one (against Async
+// in the same process, round by round: what reproduces), else its time minus the Async row's.
+// The fraction is of the paired baseline, or of the Async row.
+struct Overhead {
+  double us = kNaN;
+  double fraction = kNaN;
+};
+Overhead overhead_of(const Bench* b, const Summary& s, double async_center,
+                     const std::string& metric) {
+  if (!b || !s.valid()) return {};
+  if (metric == kRealTime && b->has_metric("overhead_us") && b->has_metric("baseline_us")) {
+    const double us = b->summary("overhead_us").center;
+    return {us, us / b->summary("baseline_us").center};
+  }
+  return {s.center - async_center, (s.center - async_center) / async_center};
+}
+
 }  // namespace
 
 std::string cell_text(const Bench* b, const Summary& s) {
@@ -89,8 +106,9 @@ Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std
         const Summary& s = b ? b->summary(metric) : kNoSummary;
         row.push_back(cell_text(b, s));
         if (g.has_baseline && c > 0) {
-          row.push_back(s.valid() ? fmt_signed(s.center - base) : "");
-          row.push_back(s.valid() ? fmt_percent((s.center - base) / base) : "");
+          const Overhead o = overhead_of(b, s, base, metric);
+          row.push_back(s.valid() ? fmt_signed(o.us) : "");
+          row.push_back(s.valid() ? fmt_percent(o.fraction) : "");
         }
       }
       t.rows.push_back(std::move(row));
@@ -111,7 +129,8 @@ Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std
       row.push_back(cell_text(b, s));
       if (g.has_baseline) {
         const double base = center(g.baseline(r, run), metric);
-        row.push_back(s.valid() && c > 0 ? fmt_percent((s.center - base) / base) : "");
+        row.push_back(s.valid() && c > 0 ? fmt_percent(overhead_of(b, s, base, metric).fraction)
+                                         : "");
       }
     }
     t.rows.push_back(std::move(row));
@@ -195,9 +214,11 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
   }
   std::vector<std::string> how = {
       "values: " + metric_title(metric) +
-      (metric == kRealTime ? ", the GPU time per step (manual timing)" : "")};
+      (metric == kRealTime ? ", the median GPU time per step (manual timing)" : "")};
   how.push_back(
-      "+us and +%: against Async of the same family, dtype, backend and args; "
+      "+us and +%: the paired overhead where sync_bench measured one (overhead_us: the median "
+      "of per-round differences against Async in the same process; % of that Async baseline), "
+      "else against the Async row of the same family, dtype, backend and args; "
       "speed-up: Eager time / time");
   if (max_reps > 1)
     how.push_back(
