@@ -211,6 +211,13 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
     for (const auto& w : res.context_warnings)
       err << "sync_summary: warning: runs differ in " << w << "\n";
     render(compare_document(res, runs[0], runs[1], co), o.format, out);
+    // Every compared benchmark failed in NEW: no row was compared; a broken run (no GPU, a crash
+    // in common code) is an error to look at, not a measurement.
+    if (!res.rows.empty() && res.newly_failed == res.rows.size()) {
+      err << "sync_summary: compare: every benchmark failed in NEW (" << res.newly_failed
+          << " newly failing): nothing could be compared\n";
+      return 2;
+    }
     if (res.regressions > 0) return 1;
     // The gate never passes on nothing.
     if (res.rows.empty()) {

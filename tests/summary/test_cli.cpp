@@ -153,6 +153,15 @@ TEST(Cli, CompareExitCodesOfTheGate) {
   EXPECT_TRUE(contains(gone.out, "Result: 1 regression (1 newly failing)")) << gone.out;
   const auto back = run({"compare", failed, base});  // failing in BASE: skipped, not a regression
   EXPECT_EQ(back.rc, 0) << back.out;
+  // Every benchmark failing in NEW: nothing was compared, exit 2 (the rows are still listed).
+  const std::string broken = file("broken", {test::failing("NullKernel/DeviceSync", "no GPU"),
+                                             test::failing("NullKernel/Async", "no GPU"),
+                                             test::failing("GraphReplay/Replay/k:64", "no GPU")});
+  const auto all_failed = run({"compare", base, broken});
+  EXPECT_EQ(all_failed.rc, 2);
+  EXPECT_TRUE(contains(all_failed.err, "every benchmark failed in NEW (3 newly failing)"))
+      << all_failed.err;
+  EXPECT_TRUE(contains(all_failed.out, "error in NEW: no GPU"));
 
   const std::string host = file("host", {unpaired("NullKernel/Async", reps, 0.0)});
   const auto ungated = run({"compare", host, host});

@@ -245,7 +245,7 @@ TEST(Compare, HostBoundRowsAreShownNotGated) {
   EXPECT_NEAR(host.change, 0.4, 1e-9);
   EXPECT_FALSE(host.gated);
   EXPECT_EQ(host.verdict, Verdict::not_gated);
-  EXPECT_EQ(host.gate, "not gated: host-bound, moves with the host CPU");
+  EXPECT_EQ(host.gate, "not gated: host-bound (moves with the host CPU)");
   EXPECT_EQ(row(res, "HostCopy/H2D/pinned/bytes:16777216").gate, "GPU-bound time");
   EXPECT_EQ(res.gated, 2u);
   EXPECT_EQ(res.regressions, 0u);
