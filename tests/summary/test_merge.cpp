@@ -1,0 +1,154 @@
+// merge: K runs (one per sync_bench process) as one Google Benchmark JSON whose repetitions are
+// the runs: each benchmark's iteration rows, then its mean/median/stddev/cv aggregates; refused
+// for runs of different machines or settings, or of different benchmark sets.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "benchmarks.hpp"
+#include "errors.hpp"
+#include "gb_builder.hpp"
+#include "gb_json.hpp"
+#include "merge.hpp"
+#include "test_util.hpp"
+
+namespace sync_summary {
+namespace {
+
+using test::contains;
+using test::paired;
+using test::unpaired;
+
+std::string temp(const std::string& name) {
+  return testing::TempDir() + "merge_" + name + ".json";
+}
+
+// Run i of K: A paired (overhead 5 + i), B GPU-bound (100 + 10 i), one repetition each.
+std::string run_file(int i, const std::map<std::string, std::string>& context = {},
+                     bool fail_a = false, bool extra = false, bool drop_b = false) {
+  std::vector<test::FakeBench> b;
+  b.push_back(fail_a ? test::failing("NullKernel/DeviceSync", "cudaErrorLaunchFailure")
+                     : paired("NullKernel/DeviceSync", {5.0 + i}));
+  if (!drop_b) b.push_back(unpaired("GraphReplay/Replay/k:64", {100.0 + 10.0 * i}, 1.0));
+  if (extra) b.push_back(unpaired("NullKernel/Async", {2.0}, 0.0));
+  return test::write_run(temp("run" + std::to_string(i)), b, context);
+}
+
+nlohmann::json read_json(const std::string& path) {
+  return nlohmann::json::parse(test::read_file(path));
+}
+
+TEST(Merge, RowsAreRepetitionsThenAggregates) {
+  const std::vector<std::string> runs = {run_file(0), run_file(1), run_file(2)};
+  const std::string out = temp("out");
+  EXPECT_EQ(merge_runs(runs, out), 3u);
+  const nlohmann::json m = read_json(out);
+  EXPECT_EQ(m["context"]["merged_runs"], 3);
+  EXPECT_EQ(m["context"]["gpu_name"], "NVIDIA H100 80GB HBM3");
+  const auto& rows = m["benchmarks"];
+  ASSERT_EQ(rows.size(), 2u * (3 + 4));
+  const std::string names[] = {"NullKernel/DeviceSync/manual_time",
+                               "GraphReplay/Replay/k:64/manual_time"};
+  for (std::size_t b = 0; b < 2; ++b) {
+    for (int i = 0; i < 3; ++i) {
+      const auto& r = rows[b * 7 + i];
+      EXPECT_EQ(r["name"], names[b]);
+      EXPECT_EQ(r["run_name"], names[b]);
+      EXPECT_EQ(r["run_type"], "iteration");
+      EXPECT_EQ(r["repetitions"], 3);
+      EXPECT_EQ(r["repetition_index"], i);
+    }
+    const char* stats[] = {"mean", "median", "stddev", "cv"};
+    for (int s = 0; s < 4; ++s) {
+      const auto& a = rows[b * 7 + 3 + s];
+      EXPECT_EQ(a["name"], names[b] + "_" + stats[s]);
+      EXPECT_EQ(a["run_name"], names[b]);
+      EXPECT_EQ(a["run_type"], "aggregate");
+      EXPECT_EQ(a["aggregate_name"], stats[s]);
+      EXPECT_EQ(a["repetitions"], 3);
+    }
+  }
+  // The run-to-run values: real_time 7, 8, 9 (baseline 2 + overhead 5..7) of the paired row.
+  EXPECT_DOUBLE_EQ(rows[0]["real_time"].get<double>(), 7.0);
+  EXPECT_DOUBLE_EQ(rows[2]["overhead_us"].get<double>(), 7.0);
+  EXPECT_DOUBLE_EQ(rows[3]["real_time"].get<double>(), 8.0);     // mean
+  EXPECT_DOUBLE_EQ(rows[4]["overhead_us"].get<double>(), 6.0);   // median
+  EXPECT_DOUBLE_EQ(rows[5]["real_time"].get<double>(), 1.0);     // stddev
+  EXPECT_DOUBLE_EQ(rows[11]["real_time"].get<double>(), 110.0);  // B's median
+
+  // What compare sees: three repetitions of each metric, from the processes.
+  const RunData d = digest(load_run(out));
+  ASSERT_EQ(d.benches.size(), 2u);
+  const Metric* overhead = d.benches[0].metric("overhead_us");
+  ASSERT_NE(overhead, nullptr);
+  EXPECT_EQ(overhead->reps, (std::vector<double>{5.0, 6.0, 7.0}));
+  EXPECT_EQ(d.benches[1].summary(std::string(kRealTime)).n, 3u);
+}
+
+TEST(Merge, FailedRowsAreKeptWithoutAggregates) {
+  const std::string out = temp("failed");
+  merge_runs({run_file(0), run_file(1, {}, /*fail_a=*/true), run_file(2)}, out);
+  const nlohmann::json m = read_json(out);
+  const auto& rows = m["benchmarks"];
+  ASSERT_EQ(rows.size(), 3u + 3 + 4);  // A: three rows, no aggregates; B: three and four
+  EXPECT_TRUE(rows[1].value("error_occurred", false));
+  EXPECT_EQ(rows[1]["error_message"], "cudaErrorLaunchFailure");
+  EXPECT_EQ(rows[1]["repetition_index"], 1);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(rows[i]["run_type"], "iteration");
+  EXPECT_EQ(rows[6]["aggregate_name"], "mean");
+  EXPECT_EQ(rows[6]["run_name"], "GraphReplay/Replay/k:64/manual_time");
+}
+
+TEST(Merge, OneRunHasNoAggregates) {
+  const std::string out = temp("one");
+  EXPECT_EQ(merge_runs({run_file(0)}, out), 1u);
+  const nlohmann::json m = read_json(out);
+  const auto& rows = m["benchmarks"];
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& r : rows) EXPECT_EQ(r["run_type"], "iteration");
+}
+
+TEST(Merge, RefusesRunsOfDifferentMachinesOrSettings) {
+  for (const char* key :
+       {"gpu_name", "gpu_cc", "driver_version", "runtime_version", "nvml_driver_version",
+        "host_wait_mode", "cpu_model", "sync_accounting"}) {
+    const std::string out = temp(std::string("ctx_") + key);
+    std::filesystem::remove(out);
+    const auto r =
+        test::run({"merge", "--output=" + out, run_file(0), run_file(1, {{key, "other"}})});
+    EXPECT_EQ(r.rc, 2) << key;
+    EXPECT_TRUE(contains(r.err, std::string(" in ") + key + " ('other' vs")) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out)) << key;
+  }
+  // The date, the host name and the build may differ.
+  const std::string out = temp("ctx_date");
+  EXPECT_EQ(test::run({"merge", "--output=" + out, run_file(0),
+                       run_file(1, {{"sync_bench_version", "0.2"}})})
+                .rc,
+            0);
+}
+
+TEST(Merge, RefusesDifferentBenchmarkSets) {
+  const std::string out = temp("sets");
+  try {
+    merge_runs({run_file(0), run_file(1, {}, false, /*extra=*/true)}, out);
+    ADD_FAILURE() << "merged a run with an extra benchmark";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "NullKernel/Async/manual_time is in")) << e.what();
+  }
+  try {
+    merge_runs({run_file(0), run_file(1, {}, false, false, /*drop_b=*/true)}, out);
+    ADD_FAILURE() << "merged a run missing a benchmark";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "GraphReplay/Replay/k:64/manual_time is in")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "but not in")) << e.what();
+  }
+  const auto r = test::run({"merge", "--output=" + out, run_file(0), run_file(1, {}, false, true)});
+  EXPECT_EQ(r.rc, 2);
+  EXPECT_EQ(test::run({"merge", run_file(0)}).rc, 2);  // no --output
+  EXPECT_EQ(test::run({"merge", "--output=" + out, test::data_path("not_gb_array.json")}).rc, 2);
+}
+
+}  // namespace
+}  // namespace sync_summary
