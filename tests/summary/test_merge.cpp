@@ -20,8 +20,10 @@ using test::contains;
 using test::paired;
 using test::unpaired;
 
+// A file of this test's own: ctest runs the tests as parallel processes.
 std::string temp(const std::string& name) {
-  return testing::TempDir() + "merge_" + name + ".json";
+  return testing::TempDir() + "merge_" +
+         testing::UnitTest::GetInstance()->current_test_info()->name() + "_" + name + ".json";
 }
 
 // Run i of K: A paired (overhead 5 + i), B GPU-bound (100 + 10 i), one repetition each.
