@@ -77,8 +77,18 @@ const Bench* RunData::find(const std::string& identity) const {
   return it == by_identity.end() ? nullptr : &benches[it->second];
 }
 
+// A time that is not a finite positive number below 1e15 (compare's rule) says nothing: its
+// summary stays empty, so no table prints it as a number (compare refuses it, exit 2).
+bool bad_time(const Metric& m) {
+  if (m.name != kRealTime && m.name != kCpuTime) return false;
+  const auto bad = [](double v) { return !(v > 0.0 && v < 1e15); };
+  if (std::any_of(m.reps.begin(), m.reps.end(), bad)) return true;
+  return m.reps.empty() && !std::isnan(m.agg_median) && bad(m.agg_median);
+}
+
 Summary summarize(const Metric& m, std::size_t repetitions) {
   Summary s;
+  if (bad_time(m)) return s;
   if (!m.reps.empty()) {
     const Spread sp = describe(m.reps);
     s.n = sp.n;

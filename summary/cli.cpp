@@ -11,6 +11,7 @@
 #include "compare.hpp"
 #include "dtypes.hpp"
 #include "errors.hpp"
+#include "format_number.hpp"
 #include "gb_json.hpp"
 #include "merge.hpp"
 #include "render.hpp"
@@ -209,7 +210,7 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
     co.noise_k = o.noise_k;
     const CompareResult res = compare_runs(runs[0], runs[1], co);
     for (const auto& w : res.context_warnings)
-      err << "sync_summary: warning: runs differ in " << w << "\n";
+      err << "sync_summary: warning: runs differ in " << printable(w) << "\n";
     render(compare_document(res, runs[0], runs[1], co), o.format, out);
     // Every compared benchmark failed in NEW: no row was compared; a broken run (no GPU, a crash
     // in common code) is an error to look at, not a measurement.
@@ -257,13 +258,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     return run_command(o, out, err);
   } catch (const UsageError& e) {
-    err << "sync_summary: " << e.what() << "\n";
-  } catch (const InputError& e) {
-    err << "sync_summary: " << e.what() << "\n";
+    err << "sync_summary: " << printable(e.what()) << "\n";
+  } catch (const InputError& e) {  // may quote a name or a value from the file
+    err << "sync_summary: " << printable(e.what()) << "\n";
   } catch (const std::bad_alloc&) {
     err << "sync_summary: out of memory\n";
   } catch (const std::exception& e) {
-    err << "sync_summary: " << e.what() << "\n";
+    err << "sync_summary: " << printable(e.what()) << "\n";
   }
   return 2;
 }

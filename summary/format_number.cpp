@@ -83,4 +83,25 @@ std::string fmt_exact(double v) {
   return std::string(buf, res.ptr);
 }
 
+std::string printable(std::string_view text) {
+  static const char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool c1 = c == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;  // U+0080..U+009F
+    if (c < 0x20 || c == 0x7F || c1) {
+      const auto code = c1 ? static_cast<unsigned char>(text[++i]) : c;
+      out += "\\x";
+      out += hex[code >> 4];
+      out += hex[code & 0xF];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace sync_summary

@@ -2,6 +2,7 @@
 // How numbers are written in tables: fixed notation, digits by magnitude, "-" for no value.
 
 #include <string>
+#include <string_view>
 
 #include "benchmarks.hpp"
 
@@ -19,5 +20,9 @@ std::string fmt_summary(const Summary& s);
 std::string fmt_axis(double v);
 // The same double as text that reads back exactly (for csv).
 std::string fmt_exact(double v);
+
+// Text from the input (names, labels, context, messages) made safe for a terminal: C0 and C1
+// control characters and DEL as \xNN; everything else, UTF-8 included, unchanged.
+std::string printable(std::string_view text);
 
 }  // namespace sync_summary

@@ -2,6 +2,7 @@
 #include <sstream>
 #include <string>
 
+#include "format_number.hpp"
 #include "render.hpp"
 
 namespace sync_summary {
@@ -73,7 +74,24 @@ void render_console(const Document& doc, std::ostream& out) {
   }
 }
 
-void render(const Document& doc, Format format, std::ostream& out) {
+void render(const Document& raw, Format format, std::ostream& out) {
+  // Names, labels, context and messages come from the input file: no control character of
+  // theirs reaches the terminal (an escape sequence, a bell, a carriage return over a row).
+  Document doc = raw;
+  const auto clean = [](std::vector<std::string>& cells) {
+    for (std::string& c : cells) c = printable(c);
+  };
+  const auto clean_table = [&](Table& t) {
+    t.title = printable(t.title);
+    clean(t.header);
+    for (auto& row : t.rows) clean(row);
+    clean(t.notes);
+  };
+  for (Block& b : doc.blocks) {
+    clean(b.lines);
+    clean_table(b.table);
+  }
+  clean_table(doc.tidy);
   switch (format) {
     case Format::console:
       render_console(doc, out);

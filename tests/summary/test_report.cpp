@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "charts.hpp"
 #include "dtypes.hpp"
 #include "format_number.hpp"
+#include "gb_builder.hpp"
 #include "gb_json.hpp"
 #include "render.hpp"
 #include "report.hpp"
@@ -288,6 +290,67 @@ TEST(Charts, OverheadPerDtypeAndBandwidth) {
       EXPECT_EQ(chart.series.size(), 4u);
     }
   }
+}
+
+// Times that are not finite positive numbers (NaN, negative, 1e308, infinite, zero) are shown as
+// "-" by report and dtypes in every format, never as a number; a good row beside them stays.
+TEST(Report, BadTimesAreNotPrintedAsNumbers) {
+  const std::string file =
+      test::write_run(testing::TempDir() + "bad_times.json",
+                      {test::unpaired("SmallGemm/Async/fp16/cublas/n:512", {std::nan("")}, 0.0),
+                       test::unpaired("SmallGemm/DeviceSync/fp16/cublas/n:512", {-3.0}, 0.0),
+                       test::unpaired("SmallGemm/Async/bf16/cublas/n:512", {1e308}, 0.0),
+                       test::unpaired("SmallGemm/DeviceSync/bf16/cublas/n:512", {HUGE_VAL}, 0.0),
+                       test::unpaired("SmallGemm/Async/fp32/cublas/n:512", {0.0}, 0.0),
+                       test::unpaired("SmallGemm/DeviceSync/fp32/cublas/n:512", {12.5}, 0.0)});
+  for (const char* cmd : {"report", "dtypes"}) {
+    for (const char* format : {"console", "markdown", "csv"}) {
+      const auto r = test::run({cmd, std::string("--format=") + format, file});
+      ASSERT_EQ(r.rc, 0) << cmd << " " << format << ": " << r.err;
+      for (const char* number : {"nan", "NaN", "inf", "-3", "1e+308", "1e308", "e+"})
+        EXPECT_FALSE(test::contains(r.out, number)) << cmd << " " << format << ":\n" << r.out;
+      EXPECT_TRUE(test::contains(r.out, "12.5")) << cmd << " " << format << ":\n" << r.out;
+    }
+  }
+}
+
+// Control characters from the file (names, labels, context, messages) never reach the terminal
+// raw: they are written as \xNN; UTF-8 text passes unchanged.
+TEST(Report, ControlCharactersAreEscaped) {
+  EXPECT_EQ(printable("a\x1b[2Jb\x07\r\n\x7f"), "a\\x1b[2Jb\\x07\\x0d\\x0a\\x7f");
+  EXPECT_EQ(printable("\xc2\x9b"
+                      "31m"),
+            "\\x9b31m");  // C1 CSI
+  EXPECT_EQ(printable("12.3 \xc2\xb1"
+                      "1.0%"),
+            "12.3 \xc2\xb1"
+            "1.0%");  // the ± sign stays
+  const std::string dir = testing::TempDir();
+  const std::string ctx = test::write_run(
+      dir + "control_ctx.json", {test::paired("NullKernel/DeviceSync", {5.0})},
+      {{"gpu_name", "GPU\\u001b]0;title\\u0007"}, {"host_wait_mode", "spin\\u001b[2J"}});
+  for (const char* cmd : {"report", "dtypes"}) {
+    for (const char* format : {"console", "markdown", "csv"}) {
+      const auto r = test::run({cmd, std::string("--format=") + format, ctx});
+      EXPECT_EQ(r.rc, 0) << r.err;
+      EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << cmd << " " << format;
+      EXPECT_EQ(r.out.find('\x07'), std::string::npos) << cmd << " " << format;
+    }
+  }
+  EXPECT_TRUE(test::contains(test::run({"report", ctx}).out, "GPU\\x1b]0;title\\x07"));
+  const std::string other =
+      test::write_run(dir + "control_ctx2.json", {test::paired("NullKernel/DeviceSync", {5.0})},
+                      {{"host_wait_mode", "spin\\u001b[2J"}});
+  const auto cmp = test::run({"compare", ctx, other});
+  EXPECT_EQ(cmp.err.find('\x1b'), std::string::npos) << cmp.err;  // the context warning
+  EXPECT_EQ(cmp.out.find('\x1b'), std::string::npos);
+  // A name the grammar refuses is quoted in the error message, escaped.
+  const std::string name = test::write_run(dir + "control_name.json",
+                                           {test::paired("NullKernel/Async\\u001b[31mX", {5.0})});
+  const auto bad = test::run({"report", name});
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_EQ(bad.err.find('\x1b'), std::string::npos) << bad.err;
+  EXPECT_TRUE(test::contains(bad.err, "Async\\x1b[31mX")) << bad.err;
 }
 
 }  // namespace
