@@ -18,23 +18,14 @@ std::string failure(const char* side, const Bench& b) {
   return std::string(what) + " in " + side + (b.reason.empty() ? "" : ": " + b.reason);
 }
 
-// A robust sigma of one side's repetitions (processes, when the run was merged from processes):
-// 1.4826 x the median absolute deviation. NaN with fewer than 3.
-double robust_sigma(const std::vector<double>& reps) {
-  if (reps.size() < 3) return kNaN;
-  const double m = median(reps);
-  std::vector<double> deviation;
-  for (double x : reps) deviation.push_back(std::abs(x - m));
-  return 1.4826 * median(deviation);
-}
-
 // One side's noise: the standard error of its median over repetitions (processes, when the run
 // was merged from processes), 1.253 sigma / sqrt(n). A paired row with one repetition falls back
 // on the spread of its own per-round differences, not divided by anything: the between-process
 // spread it cannot see is larger than its rounds' standard error (cautious).
 double side_noise(const Bench& b, const std::string& metric) {
   const Metric* m = b.metric(metric);
-  const double sigma = m ? robust_sigma(m->reps) : kNaN;
+  // Fewer than 3 repetitions: no spread worth the name (two give one difference).
+  const double sigma = m && m->reps.size() >= 3 ? robust_sigma(m->reps) : kNaN;
   if (!std::isnan(sigma)) return 1.253 * sigma / std::sqrt(static_cast<double>(m->reps.size()));
   if (metric != "overhead_us") return kNaN;
   const Summary p25 = b.summary("overhead_p25_us"), p75 = b.summary("overhead_p75_us");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace sync_summary {
@@ -46,6 +47,17 @@ double mwu_p_asymptotic(double u1, int n1, int n2, double tie_term) {
 UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y) {
   const int n1 = static_cast<int>(x.size());
   const int n2 = static_cast<int>(y.size());
+  // A non-finite value has no rank (NaN compares false to everything, so sorting and grouping
+  // ties on it never ends): no test, p = NaN, which no alpha calls significant.
+  const auto finite = [](double v) { return std::isfinite(v); };
+  if (n1 == 0 || n2 == 0 || !std::all_of(x.begin(), x.end(), finite) ||
+      !std::all_of(y.begin(), y.end(), finite)) {
+    UTest none;
+    none.u1 = std::numeric_limits<double>::quiet_NaN();
+    none.p = std::numeric_limits<double>::quiet_NaN();
+    none.method = UMethod::asymptotic;
+    return none;
+  }
   // Average ranks of the pooled sample, and the tie term sum(t^3 - t) over groups of ties.
   std::vector<std::pair<double, bool>> pooled;  // value, from x
   pooled.reserve(x.size() + y.size());
@@ -56,7 +68,7 @@ UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y)
   double rank_sum_x = 0.0;
   double tie_term = 0.0;
   for (std::size_t i = 0; i < pooled.size();) {
-    std::size_t j = i;
+    std::size_t j = i + 1;  // a group holds at least its first value: the loop always advances
     while (j < pooled.size() && pooled[j].first == pooled[i].first) ++j;
     const double t = static_cast<double>(j - i);
     const double avg_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;

@@ -24,7 +24,8 @@ struct UTest {
   UMethod method = UMethod::exact;
 };
 
-// Both samples need at least one value.
+// Both samples need at least one value, all finite; otherwise no test runs: u1 and p are NaN
+// (never significant).
 UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
 
 // The two p-value methods on their own (for tests and for the choice above).

@@ -6,8 +6,17 @@
 
 namespace sync_summary {
 
+namespace {
+
+bool any_nan(const std::vector<double>& v) {
+  return std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
+}
+
+}  // namespace
+
 double median(std::vector<double> v) {
-  if (v.empty()) return kNaN;
+  // NaN breaks the strict weak order nth_element needs: no median of a sample holding one.
+  if (v.empty() || any_nan(v)) return kNaN;
   if (v.size() <= 2) return (v.front() + v.back()) / 2.0;
   const std::size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
@@ -20,7 +29,7 @@ double median(std::vector<double> v) {
 Spread describe(const std::vector<double>& v) {
   Spread s;
   s.n = v.size();
-  if (v.empty()) return s;
+  if (v.empty() || any_nan(v)) return s;  // every statistic NaN: nothing to order or add
   s.median = v.size() <= 2 ? (v.front() + v.back()) / 2.0 : median(v);
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   s.min = *lo;
@@ -33,6 +42,16 @@ Spread describe(const std::vector<double>& v) {
     if (s.mean != 0.0) s.cv = s.stddev / s.mean;
   }
   return s;
+}
+
+double robust_sigma(const std::vector<double>& v) {
+  if (v.size() < 2 || any_nan(v)) return kNaN;
+  if (v.size() == 2) return std::abs(v[0] - v[1]) / std::sqrt(2.0);  // the sample stddev
+  const double m = median(v);
+  std::vector<double> dev;
+  dev.reserve(v.size());
+  for (double x : v) dev.push_back(std::abs(x - m));
+  return 1.4826 * median(std::move(dev));
 }
 
 double relative_change(double old_value, double new_value) {

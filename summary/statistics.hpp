@@ -19,8 +19,14 @@ struct Spread {
   double cv = kNaN;      // stddev / mean, a fraction; NaN below two values or for mean 0
 };
 
+// A sample holding a NaN has no median and no spread: NaN (n still counts it).
 double median(std::vector<double> values);
 Spread describe(const std::vector<double>& values);
+
+// A spread that one wild value cannot inflate: MAD * 1.4826 (the standard deviation for normal
+// data) from three values on; for two, their sample standard deviation; NaN below two or with a
+// NaN.
+double robust_sigma(const std::vector<double>& values);
 
 // Relative change as Google Benchmark's report.py calculate_change: (new - old) / |old|, with
 // old == 0 guarded (0 when both are 0, else (new - old) / mean(old, new)). A fraction.

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 #include "mann_whitney.hpp"
@@ -140,6 +142,21 @@ TEST(MannWhitney, ExactDistributionSumsToOne) {
   EXPECT_DOUBLE_EQ(mwu_p_exact(0.0, 4, 6), mwu_p_exact(24.0, 4, 6));
   EXPECT_NEAR(mwu_p_exact(0.0, 4, 6), 2.0 / 210.0, 1e-15);  // 1 of C(10,4) orderings each side
   EXPECT_DOUBLE_EQ(mwu_p_exact(12.0, 4, 6), 1.0);
+}
+
+// A NaN once hung the test (the tie loop never advanced past it): non-finite input now gives no
+// test, p = NaN, at once.
+TEST(MannWhitney, NonFiniteInputGivesNoTest) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> ok = {1.0, 2.0, 3.0, 4.0, 5.0};
+  for (const std::vector<double>& bad : std::vector<std::vector<double>>{
+           {nan, nan, nan, nan, nan}, {1.0, nan, 3.0}, {inf, 1.0}, {-inf, 2.0, 3.0}}) {
+    EXPECT_TRUE(std::isnan(mann_whitney_u(ok, bad).p));
+    EXPECT_TRUE(std::isnan(mann_whitney_u(bad, ok).p));
+    EXPECT_TRUE(std::isnan(mann_whitney_u(bad, bad).p));
+  }
+  EXPECT_TRUE(std::isnan(mann_whitney_u({}, ok).p));
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "statistics.hpp"
 
@@ -45,6 +46,27 @@ TEST(Statistics, RelativeChangeGuardsZero) {
   EXPECT_DOUBLE_EQ(relative_change(-10.0, -5.0), 0.5);  // divided by |old|
   EXPECT_DOUBLE_EQ(relative_change(0.0, 0.0), 0.0);
   EXPECT_DOUBLE_EQ(relative_change(0.0, 0.5), 2.0);  // (new - old) / mean(old, new)
+}
+
+TEST(Statistics, NaNGivesNaNNotAHang) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(median({nan, 1.0, 2.0})));
+  EXPECT_TRUE(std::isnan(median({1.0, nan})));
+  const Spread s = describe({3.0, nan, 1.0, 2.0});
+  EXPECT_EQ(s.n, 4u);
+  EXPECT_TRUE(std::isnan(s.median));
+  EXPECT_TRUE(std::isnan(s.min));
+  EXPECT_TRUE(std::isnan(s.stddev));
+}
+
+TEST(Statistics, RobustSigma) {
+  EXPECT_TRUE(std::isnan(robust_sigma({})));
+  EXPECT_TRUE(std::isnan(robust_sigma({1.0})));
+  EXPECT_DOUBLE_EQ(robust_sigma({1.0, 3.0}), 2.0 / std::sqrt(2.0));
+  // median 10, deviations 0 1 1 2 50 -> MAD 1: the wild 60 does not count.
+  EXPECT_DOUBLE_EQ(robust_sigma({10.0, 11.0, 9.0, 12.0, 60.0}), 1.4826);
+  EXPECT_DOUBLE_EQ(robust_sigma({5.0, 5.0, 5.0}), 0.0);
+  EXPECT_TRUE(std::isnan(robust_sigma({1.0, 2.0, std::numeric_limits<double>::quiet_NaN()})));
 }
 
 }  // namespace
