@@ -246,6 +246,27 @@ double measure_step_seconds(cudaStream_t stream, Step&& step, int batches,
   return median(per_step);
 }
 
+// What a paired benchmark measures (baseline and median per-round overhead, seconds per step),
+// outside Google Benchmark's loop and without a stopping rule: `rounds` rounds, the order flipped
+// every round, both step functions taking the next step indices. For derived numbers (a fit).
+template <class Step>
+MeasuredSteps measure_paired(cudaStream_t stream, Step&& step, StepFunction baseline, int rounds,
+                             const LoopConfig& config = {}) {
+  std::int64_t i = 0;
+  const std::int64_t batch = batch_steps(warm_up(stream, step, i, config), config);
+  BatchTimer timer;
+  Measurement measurement(stopping_rule(), /*paired=*/true);
+  for (int r = 0; r < rounds; ++r) {
+    BatchTime base;
+    const bool base_first = Measurement::baseline_first(r);
+    if (base_first) base = time_batch(stream, baseline, i, batch, timer);
+    const BatchTime own = time_batch(stream, step, i, batch, timer);
+    if (!base_first) base = time_batch(stream, baseline, i, batch, timer);
+    measurement.add_round(own, base);
+  }
+  return measurement.result();
+}
+
 // The counters every benchmark reports beside its time per step (see the README for each), and
 // the GPU's state just after it: a benchmark that ran while the clock was held down says so in
 // its counters and label, one that had a cost injected says so in its label.

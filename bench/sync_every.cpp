@@ -12,6 +12,7 @@
 #include "graphs_kernels.cuh"
 #include "names.hpp"
 #include "ops.hpp"
+#include "sample_stats.hpp"
 #include "step_loop.hpp"
 
 namespace sync_bench {
@@ -21,7 +22,7 @@ constexpr Dtype kDtype = Dtype::fp16;
 constexpr Backend kBackend = Backend::cublas;
 constexpr int kN = 512;
 const std::vector<int> kPeriods = {1, 2, 4, 8, 16, 32, 64, 128, 256};
-constexpr int kFitBatches = 2;  // batches behind each T(K) of the fit
+constexpr int kFitRounds = 8;  // paired rounds behind each T(K) of the fit
 
 // Batches of exactly 256 steps (a multiple of every K) whose last step syncs: the wait for a
 // batch's end event then falls on a sync of the pattern instead of adding syncs of its own.
@@ -55,19 +56,27 @@ void run_period(benchmark::State& state, int k) {
   report_step_counters(state, stats, op.flops());
 }
 
-// The fit over every K, in one run: T(K) measured in setup as the benchmarks above measure it,
-// then least squares in 1/K. Its own time is T(1).
+// The fit over every K, in one run: for each K the paired overhead against the GEMM alone (rounds
+// interleaved, as the benchmarks above measure it), on top of the GEMM's median time over all K;
+// then least squares in 1/K. Measured one K after another, the host's drift within the process
+// (10-40% on a shared VM) could make the fit say anything; paired, only the sync's share moves
+// with K. Its own time is T(1).
 void run_fit(benchmark::State& state) {
   BenchContext& ctx = bench_context();
   const cudaStream_t stream = ctx.stream();
   const GemmOp op(ctx.gemm(kDtype, kBackend, kN));
-  std::vector<double> periods, step_us;
+  const StepFunction gemm_alone = [&op](std::int64_t i) { op.enqueue(i); };
+  std::vector<double> periods, baseline_us, overhead_us;
   for (int k : kPeriods) {
+    const MeasuredSteps m = measure_paired(stream, sync_every_step(op, k, stream), gemm_alone,
+                                           kFitRounds, aligned_config());
     periods.push_back(k);
-    step_us.push_back(measure_step_seconds(stream, sync_every_step(op, k, stream), kFitBatches,
-                                           aligned_config()) *
-                      1e6);
+    baseline_us.push_back(m.baseline * 1e6);
+    overhead_us.push_back(m.overhead * 1e6);
   }
+  const double t_op = median(baseline_us);
+  std::vector<double> step_us;
+  for (double o : overhead_us) step_us.push_back(t_op + o);
   const SyncCostFit fit = fit_sync_cost(periods, step_us);
   const StepStats stats =
       run_timed_steps(state, stream, sync_every_step(op, 1, stream), aligned_config(&op));

@@ -255,7 +255,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
     const std::string what = c.metric == "overhead_us" ? " (overhead)" : "";
     t.rows.push_back({c.identity, c.gate, failed ? "" : fmt_summary(c.base) + what,
                       failed ? "" : fmt_summary(c.next), failed ? "" : fmt_percent(c.change),
-                      failed || !c.gated ? "" : fmt_exact(c.limit), failed ? "" : p,
+                      failed || !c.gated ? "" : fmt_value(c.limit), failed ? "" : p,
                       std::to_string(c.base.n) + " vs " + std::to_string(c.next.n),
                       verdict_text(c.verdict)});
     doc.tidy.rows.push_back(
