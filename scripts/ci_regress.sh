@@ -9,8 +9,10 @@
 #   scripts/ci_regress.sh --make-baseline BASE.json [sync_bench flags...]
 #
 # Without --benchmark_filter among the flags, the default gated set runs: a few benchmarks of every
-# family, chosen so that each family has gated rows (about 50 benchmarks, ~10 s a process on an
-# H100). Make the baseline with the same flags as the runs it gates.
+# family, chosen so that each family has gated rows (50 benchmarks, ~5 s a process on an H100).
+# Overlap/DoubleBuffer is left out: how its two streams interleave moved its time by 8% between
+# two H100 machines (a false alarm in results/h100/gate/), beyond what its processes show. Make
+# the baseline with the same flags as the runs it gates.
 #
 # Environment:
 #   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
@@ -26,7 +28,7 @@
 # alone (append it to $GITHUB_STEP_SUMMARY, a merge-request note, ...).
 set -uo pipefail
 
-DEFAULT_FILTER='^(NullKernel/|SmallGemm/[^/]+(/[^/]+)?/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/[^/]+/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
+DEFAULT_FILTER='^(NullKernel/|SmallGemm/[^/]+(/[^/]+)?/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
 
 usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
