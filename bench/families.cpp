@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "measure_config.hpp"
+#include "unsupported.hpp"
 
 namespace sync_bench {
 
@@ -20,6 +21,18 @@ int& failures() {
   return count;
 }
 
+// A skip that is not an error: SkipWithMessage where Google Benchmark has it (1.8: "skipped" in
+// the JSON), SkipWithError with a "skipped:" prefix where it does not (1.7).
+template <class State>
+auto skip_benchmark(State& state, const std::string& why, int)
+    -> decltype(state.SkipWithMessage(why), void()) {
+  state.SkipWithMessage(why);
+}
+template <class State>
+void skip_benchmark(State& state, const std::string& why, long) {
+  state.SkipWithError(("skipped: " + why).c_str());
+}
+
 }  // namespace
 
 void register_family_benchmark(const std::string& name,
@@ -29,6 +42,8 @@ void register_family_benchmark(const std::string& name,
                                  current_benchmark_name() = name;
                                  try {
                                    body(state);
+                                 } catch (const Unsupported& e) {
+                                   skip_benchmark(state, e.what(), 0);
                                  } catch (const std::exception& e) {
                                    ++failures();
                                    state.SkipWithError(e.what());

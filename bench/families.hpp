@@ -11,6 +11,7 @@ namespace sync_bench {
 
 // Registers `body` under `name` with manual (GPU-timeline) time in microseconds. An exception
 // from the body becomes SkipWithError with its message: the run goes on and the JSON is written.
+// Unsupported (unsupported.hpp) is a skip with the reason, not a failure.
 void register_family_benchmark(const std::string& name,
                                std::function<void(benchmark::State&)> body);
 

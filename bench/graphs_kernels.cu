@@ -174,7 +174,7 @@ float MlpStep::validate() const {
       cudaMemcpyAsync(d_idx.get(), idx.data(), d_idx.bytes(), cudaMemcpyHostToDevice, stream_));
   enqueue();
   for (int l = 0; l < kLayers; ++l) {
-    gemm_reference_at(act_[l].get(), weight_[l].get(), dtype_, n_, d_idx.get(),
+    gemm_reference_at(act_[l].get(), weight_[l].get(), dtype_, n_, false, d_idx.get(),
                       d_ref.get() + l * kSamples, kSamples, stream_);
     gather_to_double(act_[l + 1].get(), dtype_, d_idx.get(), d_got.get() + l * kSamples, kSamples,
                      stream_);

@@ -34,7 +34,7 @@ double NullKernelOp::decode(const void* element) const {
 }
 
 double GemmOp::decode(const void* element) const {
-  return element_to_double(element, gemm_.dtype());
+  return element_to_double(element, output_dtype(gemm_.dtype()));
 }
 
 void check_final_output(const Op& op, std::int64_t last_step, cudaStream_t stream) {

@@ -54,7 +54,9 @@ class GemmOp final : public Op {
   const std::byte* output() const override { return static_cast<const std::byte*>(gemm_.c()); }
   std::size_t output_bytes() const override { return gemm_.c_bytes(); }
   std::size_t probe_offset() const override { return gemm_.probe_index() * probe_bytes(); }
-  std::size_t probe_bytes() const override { return traits(gemm_.dtype()).element_bytes; }
+  std::size_t probe_bytes() const override {
+    return traits(output_dtype(gemm_.dtype())).element_bytes;
+  }
   double expected_probe(std::int64_t step) const override {
     return sign(step) * gemm_.probe_value();
   }

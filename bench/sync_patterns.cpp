@@ -240,9 +240,11 @@ void register_sync_patterns() {
   // Patterns innermost: one GEMM configuration is set up once and shared by all its patterns.
   for (Workload w : {Workload::SmallGemm, Workload::BigGemm})
     for (Dtype d : kAllDtypes)
-      for (Backend b : kAllBackends)
+      for (Backend b : kAllBackends) {
+        if (b == Backend::cublas && traits(d).cublaslt_only) continue;
         for (int n : w == Workload::SmallGemm ? kSmallGemmSizes : kBigGemmSizes)
           add_patterns(Spec{w, Pattern::Async, "", d, b, n}, true);
+      }
 }
 
 }  // namespace sync_bench

@@ -3,6 +3,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 
@@ -32,6 +33,9 @@ __device__ inline float to_float(__half v) {
 __device__ inline float to_float(__nv_bfloat16 v) {
   return __bfloat162float(v);
 }
+__device__ inline float to_float(__nv_fp8_e4m3 v) {
+  return static_cast<float>(v);
+}
 
 // Calls f with a typed null pointer that names the storage type of the dtype.
 template <class F>
@@ -42,6 +46,9 @@ void with_storage_type(Dtype dtype, F&& f) {
       return;
     case CUDA_R_16BF:
       f(static_cast<__nv_bfloat16*>(nullptr));
+      return;
+    case CUDA_R_8F_E4M3:
+      f(static_cast<__nv_fp8_e4m3*>(nullptr));
       return;
     default:
       f(static_cast<float*>(nullptr));

@@ -2,6 +2,7 @@
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include "cuda_check.hpp"
 #include "device_helpers.cuh"
@@ -28,6 +29,10 @@ template <>
 __device__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) {
   return __float2bfloat16(v);
 }
+template <>
+__device__ __nv_fp8_e4m3 from_float<__nv_fp8_e4m3>(float v) {
+  return __nv_fp8_e4m3(v);  // round to nearest, saturating
+}
 
 template <class T>
 __device__ double to_double(T v) {
@@ -47,7 +52,7 @@ template <class T>
 __global__ void negate_kernel(const T* in, T* out, std::size_t count) {
   for (std::size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < count;
        i += std::size_t(gridDim.x) * blockDim.x)
-    out[i] = -in[i];
+    out[i] = from_float<T>(-to_float(in[i]));  // exact: a sign flip
 }
 
 template <class T>
@@ -67,18 +72,21 @@ __global__ void count_nonfinite_kernel(const T* data, std::size_t count,
   if (local) atomicAdd(result, local);
 }
 
-// One warp per sampled element: lanes split the k loop, then reduce in float64.
+// One warp per sampled element: lanes split the k loop, then reduce in float64. a_transposed:
+// C = A^T * B.
 template <class T>
-__global__ void gemm_reference_kernel(const T* a, const T* b, int n, const std::int64_t* indices,
-                                      double* out, std::size_t samples) {
+__global__ void gemm_reference_kernel(const T* a, const T* b, int n, bool a_transposed,
+                                      const std::int64_t* indices, double* out,
+                                      std::size_t samples) {
   const std::size_t warp = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
   const int lane = threadIdx.x % 32;
   if (warp >= samples) return;
   const std::int64_t idx = indices[warp];
   const std::int64_t row = idx % n, col = idx / n;
   double sum = 0.0;
+  const std::int64_t a_row_step = a_transposed ? n : 1, a_k_step = a_transposed ? 1 : n;
   for (int k = lane; k < n; k += 32)
-    sum += to_double(a[row + std::int64_t(k) * n]) * to_double(b[k + col * std::int64_t(n)]);
+    sum += to_double(a[row * a_row_step + k * a_k_step]) * to_double(b[k + col * std::int64_t(n)]);
   for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
   if (lane == 0) out[warp] = sum;
 }
@@ -149,15 +157,15 @@ void count_nonfinite(const void* data, Dtype dtype, std::size_t count,
   CUDA_CHECK_LAST_LAUNCH();
 }
 
-void gemm_reference_at(const void* a, const void* b, Dtype dtype, int n,
+void gemm_reference_at(const void* a, const void* b, Dtype dtype, int n, bool a_transposed,
                        const std::int64_t* device_indices, double* device_out,
                        std::size_t sample_count, cudaStream_t stream) {
   const int blocks = static_cast<int>((sample_count * 32 + kThreads - 1) / kThreads);
   with_storage_type(dtype, [&](auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     gemm_reference_kernel<<<blocks, kThreads, 0, stream>>>(
-        static_cast<const T*>(a), static_cast<const T*>(b), n, device_indices, device_out,
-        sample_count);
+        static_cast<const T*>(a), static_cast<const T*>(b), n, a_transposed, device_indices,
+        device_out, sample_count);
   });
   CUDA_CHECK_LAST_LAUNCH();
 }
@@ -188,6 +196,8 @@ double element_to_double(const void* element, Dtype dtype) {
       return __half2float(*static_cast<const __half*>(element));
     case CUDA_R_16BF:
       return __bfloat162float(*static_cast<const __nv_bfloat16*>(element));
+    case CUDA_R_8F_E4M3:
+      return static_cast<float>(*static_cast<const __nv_fp8_e4m3*>(element));
     default:
       return *static_cast<const float*>(element);
   }

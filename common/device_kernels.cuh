@@ -25,8 +25,9 @@ void fill_nan(void* data, Dtype dtype, std::size_t count, cudaStream_t stream);
 void count_nonfinite(const void* data, Dtype dtype, std::size_t count,
                      unsigned long long* device_count, cudaStream_t stream);
 
-// Float64 reference of C = A * B (column-major, n x n) at the given linear indices of C.
-void gemm_reference_at(const void* a, const void* b, Dtype dtype, int n,
+// Float64 reference of C = A * B (column-major, n x n; A^T * B when a_transposed) at the given
+// linear indices of C, from the stored inputs of the dtype.
+void gemm_reference_at(const void* a, const void* b, Dtype dtype, int n, bool a_transposed,
                        const std::int64_t* device_indices, double* device_out,
                        std::size_t sample_count, cudaStream_t stream);
 

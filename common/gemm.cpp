@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "device_kernels.cuh"
+#include "unsupported.hpp"
 
 namespace sync_bench {
 namespace {
@@ -52,17 +53,50 @@ struct Gemm::Impl {
   std::optional<CublasHandle> blas;  // only the backend's own handle is made
   std::optional<CublasLtHandle> lt;
   LtDesc lt_desc;
-  LtLayout lt_layout;  // A, B and C share one layout: square, same type, ld = n
+  LtLayout lt_layout;      // A and B: square, ld = n
+  LtLayout lt_out_layout;  // C (and D): square, ld = n, the output dtype
   cublasLtMatmulAlgo_t lt_algo{};
   std::int64_t probe_index = 0;
   double probe_value = 0.0;
 
+  DeviceBuffer<float> scales;  // fp8: the per-tensor scales of A and B (1.0 each)
+
   std::size_t elements() const { return std::size_t(n) * n; }
-  std::size_t bytes() const { return elements() * traits(dtype).element_bytes; }
+  std::size_t input_bytes() const { return elements() * traits(dtype).element_bytes; }
+  std::size_t output_bytes() const {
+    return elements() * traits(output_dtype(dtype)).element_bytes;
+  }
 };
 
+namespace {
+
+// Throws Unsupported unless the current device can run the dtype at all.
+void require_support(Dtype dtype, Backend backend) {
+  const DtypeTraits t = traits(dtype);
+  if (backend == Backend::cublas && t.cublaslt_only)
+    throw Unsupported(std::string(t.name) + " GEMMs exist in cuBLASLt only, not cublasGemmEx");
+  int device = 0, major = 0, minor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (major * 10 + minor < t.min_compute_capability)
+    throw Unsupported(std::string(t.name) + " GEMMs need compute capability " +
+                      std::to_string(t.min_compute_capability / 10) + "." +
+                      std::to_string(t.min_compute_capability % 10) + "; this GPU is " +
+                      std::to_string(major) + "." + std::to_string(minor));
+}
+
+bool a_transposed(Dtype dtype) {
+  // Hopper's fp8 GEMMs exist only in the "TN" form: op(A) = A^T, op(B) = B.
+  return dtype == Dtype::fp8;
+}
+
+}  // namespace
+
 std::size_t Gemm::device_bytes(Dtype dtype, int n) {
-  return 4 * std::size_t(n) * n * traits(dtype).element_bytes + kWorkspaceBytes;
+  const std::size_t elements = std::size_t(n) * n;
+  return 3 * elements * traits(dtype).element_bytes +
+         elements * traits(output_dtype(dtype)).element_bytes + kWorkspaceBytes;
 }
 
 Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
@@ -73,18 +107,19 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   p.n = n;
   p.stream = stream;
 
+  require_support(dtype, backend);
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (device_bytes(dtype, n) > free_bytes)
-    throw std::runtime_error("GEMM n=" + std::to_string(n) + " " + std::string(name(dtype)) +
+    throw Unsupported("GEMM n=" + std::to_string(n) + " " + std::string(name(dtype)) +
                              " needs " + std::to_string(device_bytes(dtype, n) >> 20) +
                              " MiB of device memory, " + std::to_string(free_bytes >> 20) +
                              " MiB free");
 
-  p.a = DeviceBuffer<std::byte>(p.bytes());
-  p.b = DeviceBuffer<std::byte>(p.bytes());
-  p.b_negated = DeviceBuffer<std::byte>(p.bytes());
-  p.c = DeviceBuffer<std::byte>(p.bytes());
+  p.a = DeviceBuffer<std::byte>(p.input_bytes());
+  p.b = DeviceBuffer<std::byte>(p.input_bytes());
+  p.b_negated = DeviceBuffer<std::byte>(p.input_bytes());
+  p.c = DeviceBuffer<std::byte>(p.output_bytes());
   p.workspace = DeviceBuffer<std::byte>(kWorkspaceBytes);
   fill_uniform(p.a.get(), dtype, p.elements(), 1, stream);
   fill_uniform(p.b.get(), dtype, p.elements(), 2, stream);
@@ -101,9 +136,31 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   cublasLtMatmulDesc_t desc = nullptr;
   CUBLAS_CHECK(cublasLtMatmulDescCreate(&desc, t.compute, CUDA_R_32F));
   p.lt_desc.reset(desc);
+  if (a_transposed(dtype)) {
+    const cublasOperation_t transpose = CUBLAS_OP_T;
+    CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose,
+                                                sizeof(transpose)));
+  }
+  if (dtype == Dtype::fp8) {
+    // Per-tensor scales, as every fp8 user passes them (1.0: the inputs are already in range).
+    const float ones[2] = {1.0f, 1.0f};
+    p.scales = DeviceBuffer<float>(2);
+    CUDA_CHECK(cudaMemcpyAsync(p.scales.get(), ones, sizeof(ones), cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));  // setup: `ones` lives on this stack frame
+    const float* a_scale = p.scales.get();
+    const float* b_scale = p.scales.get() + 1;
+    CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
+                                                &a_scale, sizeof(a_scale)));
+    CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
+                                                &b_scale, sizeof(b_scale)));
+  }
   cublasLtMatrixLayout_t layout = nullptr;
   CUBLAS_CHECK(cublasLtMatrixLayoutCreate(&layout, t.storage, n, n, n));
   p.lt_layout.reset(layout);
+  cublasLtMatrixLayout_t out_layout = nullptr;
+  CUBLAS_CHECK(
+      cublasLtMatrixLayoutCreate(&out_layout, traits(output_dtype(dtype)).storage, n, n, n));
+  p.lt_out_layout.reset(out_layout);
   cublasLtMatmulPreference_t pref_raw = nullptr;
   CUBLAS_CHECK(cublasLtMatmulPreferenceCreate(&pref_raw));
   const LtPreference pref(pref_raw);
@@ -113,10 +170,10 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
                                                     &workspace_bytes, sizeof(workspace_bytes)));
   cublasLtMatmulHeuristicResult_t result{};
   int returned = 0;
-  CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(p.lt->get(), desc, layout, layout, layout, layout,
-                                              pref.get(), 1, &result, &returned));
+  CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(p.lt->get(), desc, layout, layout, out_layout,
+                                              out_layout, pref.get(), 1, &result, &returned));
   if (returned == 0)
-    throw std::runtime_error("cuBLASLt has no algorithm for " + std::string(t.name) +
+    throw Unsupported("cuBLASLt has no algorithm for " + std::string(t.name) +
                              " n=" + std::to_string(n));
   p.lt_algo = result.algo;
 }
@@ -136,8 +193,8 @@ void Gemm::enqueue(bool negated) const {
                               t.storage, p.n, t.compute, CUBLAS_GEMM_DEFAULT));
   } else {
     CUBLAS_CHECK(cublasLtMatmul(p.lt->get(), p.lt_desc.get(), &alpha, p.a.get(), p.lt_layout.get(),
-                                b, p.lt_layout.get(), &beta, p.c.get(), p.lt_layout.get(),
-                                p.c.get(), p.lt_layout.get(), &p.lt_algo, p.workspace.get(),
+                                b, p.lt_layout.get(), &beta, p.c.get(), p.lt_out_layout.get(),
+                                p.c.get(), p.lt_out_layout.get(), &p.lt_algo, p.workspace.get(),
                                 kWorkspaceBytes, p.stream));
   }
 }
@@ -152,12 +209,13 @@ double Gemm::validate() {
                              cudaMemcpyHostToDevice, p.stream));
   CUDA_CHECK(cudaMemsetAsync(d_nonfinite.get(), 0, d_nonfinite.bytes(), p.stream));
 
-  fill_nan(p.c.get(), p.dtype, p.elements(), p.stream);
+  const Dtype out = output_dtype(p.dtype);
+  fill_nan(p.c.get(), out, p.elements(), p.stream);
   enqueue(false);
-  count_nonfinite(p.c.get(), p.dtype, p.elements(), d_nonfinite.get(), p.stream);
-  gather_to_double(p.c.get(), p.dtype, d_indices.get(), d_got.get(), indices.size(), p.stream);
-  gemm_reference_at(p.a.get(), p.b.get(), p.dtype, p.n, d_indices.get(), d_ref.get(),
-                    indices.size(), p.stream);
+  count_nonfinite(p.c.get(), out, p.elements(), d_nonfinite.get(), p.stream);
+  gather_to_double(p.c.get(), out, d_indices.get(), d_got.get(), indices.size(), p.stream);
+  gemm_reference_at(p.a.get(), p.b.get(), p.dtype, p.n, a_transposed(p.dtype), d_indices.get(),
+                    d_ref.get(), indices.size(), p.stream);
 
   std::vector<double> ref(indices.size()), got(indices.size());
   unsigned long long nonfinite = 0;
@@ -207,7 +265,7 @@ std::size_t Gemm::c_elements() const {
   return impl_->elements();
 }
 std::size_t Gemm::c_bytes() const {
-  return impl_->bytes();
+  return impl_->output_bytes();
 }
 double Gemm::flops() const {
   return 2.0 * impl_->n * double(impl_->n) * impl_->n;

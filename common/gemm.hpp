@@ -1,7 +1,8 @@
 #pragma once
 // One square GEMM, C = A * B (column-major, n x n, random inputs), through cuBLAS or
 // cuBLASLt. Everything it needs (buffers, handle, workspace, the cuBLASLt algorithm) is made once
-// in the constructor, so enqueue() is the bare library call.
+// in the constructor, so enqueue() is the bare library call. fp8 (cuBLASLt only): e4m3 A and B
+// with per-tensor scales of 1, C = A^T * B in bf16 (the "TN" form Hopper's fp8 GEMMs require).
 
 #include <array>
 #include <cstddef>
@@ -23,8 +24,8 @@ inline constexpr std::string_view name(Backend b) {
 
 class Gemm {
  public:
-  // Throws std::runtime_error when the problem does not fit in free device memory or the backend
-  // has no algorithm for it.
+  // Throws Unsupported (unsupported.hpp) when this GPU or backend lacks the dtype, the problem
+  // does not fit in free device memory or the backend has no algorithm for it.
   Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream);
   ~Gemm();
   Gemm(Gemm&&) noexcept;

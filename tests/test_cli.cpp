@@ -31,9 +31,10 @@ std::set<std::string> documented_core_matrix() {
   const std::vector<std::pair<std::string, std::vector<int>>> gemms = {
       {"SmallGemm", {128, 256, 512, 1024}}, {"BigGemm", {2048, 4096, 8192}}};
   for (const auto& [workload, sizes] : gemms)
-    for (const char* dtype : {"fp16", "bf16", "fp32", "tf32"})
-      for (const char* backend : {"cublas", "cublaslt"})
+    for (const std::string dtype : {"fp16", "bf16", "fp32", "tf32", "fp8"})
+      for (const std::string backend : {"cublas", "cublaslt"})
         for (int n : sizes) {
+          if (dtype == "fp8" && backend == "cublas") continue;  // cuBLASLt only
           std::vector<std::string> patterns = plain;
           patterns.insert(patterns.end(), bulk.begin(), bulk.end());
           for (const auto& p : patterns)
