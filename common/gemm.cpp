@@ -17,6 +17,9 @@ namespace {
 // cuBLAS's recommended workspace on Hopper; set explicitly so that no call allocates on its own.
 constexpr std::size_t kWorkspaceBytes = 32u << 20;
 constexpr std::size_t kValidationSamples = 2048;
+// The heuristic's best algorithm can still be refused at cublasLtMatmul (NOT_SUPPORTED); the
+// cuBLASLt samples' advice is to ask for several and keep the first that runs.
+constexpr int kAlgoCandidates = 8;
 
 template <class T, auto Destroy>
 struct LtDeleter {
@@ -59,7 +62,9 @@ struct Gemm::Impl {
   std::int64_t probe_index = 0;
   double probe_value = 0.0;
 
-  DeviceBuffer<float> scales;  // fp8: the per-tensor scales of A and B (1.0 each)
+  // fp8: the per-tensor scales of A and B (1.0 each), each in its own allocation so that each
+  // pointer has cudaMalloc's alignment.
+  DeviceBuffer<float> a_scale, b_scale;
 
   std::size_t elements() const { return std::size_t(n) * n; }
   std::size_t input_bytes() const { return elements() * traits(dtype).element_bytes; }
@@ -111,10 +116,9 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (device_bytes(dtype, n) > free_bytes)
-    throw Unsupported("GEMM n=" + std::to_string(n) + " " + std::string(name(dtype)) +
-                             " needs " + std::to_string(device_bytes(dtype, n) >> 20) +
-                             " MiB of device memory, " + std::to_string(free_bytes >> 20) +
-                             " MiB free");
+    throw Unsupported("GEMM n=" + std::to_string(n) + " " + std::string(name(dtype)) + " needs " +
+                      std::to_string(device_bytes(dtype, n) >> 20) + " MiB of device memory, " +
+                      std::to_string(free_bytes >> 20) + " MiB free");
 
   p.a = DeviceBuffer<std::byte>(p.input_bytes());
   p.b = DeviceBuffer<std::byte>(p.input_bytes());
@@ -143,12 +147,15 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   }
   if (dtype == Dtype::fp8) {
     // Per-tensor scales, as every fp8 user passes them (1.0: the inputs are already in range).
-    const float ones[2] = {1.0f, 1.0f};
-    p.scales = DeviceBuffer<float>(2);
-    CUDA_CHECK(cudaMemcpyAsync(p.scales.get(), ones, sizeof(ones), cudaMemcpyHostToDevice, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));  // setup: `ones` lives on this stack frame
-    const float* a_scale = p.scales.get();
-    const float* b_scale = p.scales.get() + 1;
+    static const float kOne = 1.0f;  // static: the copies below may run after this frame is gone
+    p.a_scale = DeviceBuffer<float>(1);
+    p.b_scale = DeviceBuffer<float>(1);
+    CUDA_CHECK(
+        cudaMemcpyAsync(p.a_scale.get(), &kOne, sizeof(kOne), cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(p.b_scale.get(), &kOne, sizeof(kOne), cudaMemcpyHostToDevice, stream));
+    const float* a_scale = p.a_scale.get();
+    const float* b_scale = p.b_scale.get();
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER,
                                                 &a_scale, sizeof(a_scale)));
     CUBLAS_CHECK(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER,
@@ -168,14 +175,29 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   CUBLAS_CHECK(cublasLtMatmulPreferenceSetAttribute(pref.get(),
                                                     CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                     &workspace_bytes, sizeof(workspace_bytes)));
-  cublasLtMatmulHeuristicResult_t result{};
+  cublasLtMatmulHeuristicResult_t results[kAlgoCandidates] = {};
   int returned = 0;
   CUBLAS_CHECK(cublasLtMatmulAlgoGetHeuristic(p.lt->get(), desc, layout, layout, out_layout,
-                                              out_layout, pref.get(), 1, &result, &returned));
+                                              out_layout, pref.get(), kAlgoCandidates, results,
+                                              &returned));
   if (returned == 0)
     throw Unsupported("cuBLASLt has no algorithm for " + std::string(t.name) +
-                             " n=" + std::to_string(n));
-  p.lt_algo = result.algo;
+                      " n=" + std::to_string(n));
+  // Setup, not timing: run each candidate once (asynchronously) and keep the first that the
+  // library accepts. NOT_SUPPORTED is decided on the host at the call, before anything is queued.
+  const float alpha = 1.0f, beta = 0.0f;
+  cublasStatus_t status = CUBLAS_STATUS_NOT_SUPPORTED;
+  for (int i = 0; i < returned && status == CUBLAS_STATUS_NOT_SUPPORTED; ++i) {
+    status = cublasLtMatmul(p.lt->get(), desc, &alpha, p.a.get(), layout, p.b.get(), layout, &beta,
+                            p.c.get(), out_layout, p.c.get(), out_layout, &results[i].algo,
+                            p.workspace.get(), kWorkspaceBytes, stream);
+    if (status == CUBLAS_STATUS_SUCCESS) p.lt_algo = results[i].algo;
+  }
+  if (status == CUBLAS_STATUS_NOT_SUPPORTED)
+    throw Unsupported("cuBLASLt refused all " + std::to_string(returned) +
+                      " algorithms its heuristic offered for " + std::string(t.name) +
+                      " n=" + std::to_string(n) + " (CUBLAS_STATUS_NOT_SUPPORTED)");
+  CUBLAS_CHECK(status);
 }
 
 Gemm::~Gemm() = default;
