@@ -1,9 +1,9 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
-#include <cerrno>
 #include <cstring>
 #include <regex>
 #include <string_view>
@@ -32,7 +32,8 @@ bool parse_int(const std::string& text, int* out, long lo = 0, long hi = 1024) {
 // A positive number, with an optional suffix (Google Benchmark 1.8 writes seconds as "0.5s").
 bool parse_positive(std::string text, double* out, const char* suffix = "") {
   const std::string_view s(suffix);
-  if (!s.empty() && text.size() > s.size() && text.compare(text.size() - s.size(), s.size(), s) == 0)
+  if (!s.empty() && text.size() > s.size() &&
+      text.compare(text.size() - s.size(), s.size(), s) == 0)
     text.resize(text.size() - s.size());
   if (text.empty()) return false;
   char* end = nullptr;
@@ -68,6 +69,16 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     if (flag == "--sync_accounting") {
       if (value != "on" && value != "off") return refuse("on or off");
       options->sync_accounting = value == "on";
+      continue;
+    }
+    if (flag == "--anatomy") {
+      if (value != "on" && value != "off") return refuse("on or off");
+      options->anatomy = value == "on";
+      continue;
+    }
+    if (flag == "--anatomy_timeline") {
+      if (value.empty()) return refuse("a file to write, as in --anatomy_timeline=timeline.json");
+      options->anatomy_timeline = value;
       continue;
     }
     if (flag == "--sync_map") {
@@ -140,8 +151,7 @@ char** with_single_iteration(int* argc, char** argv) {
   return extended.data();
 }
 
-std::optional<std::size_t> count_filtered(std::string filter,
-                                          const std::vector<std::string>& names,
+std::optional<std::size_t> count_filtered(std::string filter, const std::vector<std::string>& names,
                                           std::string* error) {
   if (filter.empty() || filter == "all") filter = ".";
   const bool negative = filter[0] == '-';
@@ -180,6 +190,11 @@ void print_usage() {
       "                                default auto); recorded in the JSON context\n"
       "  [--sync_accounting=on|off]    count host-blocking CUDA calls per step with CUPTI, in an\n"
       "                                untimed pass after each benchmark (default on)\n"
+      "  [--anatomy=on|off]            step anatomy with CUPTI's activity API, in an untimed pass\n"
+      "                                after each benchmark: GPU active and idle, launch latency,\n"
+      "                                host time in calls and blocked, bound (default on)\n"
+      "  [--anatomy_timeline=<file>]   also write each benchmark's recorded steps there, for\n"
+      "                                `sync_summary timeline` (needs --anatomy=on)\n"
       "  [--sync_map[=<prefix>]]       instead of benchmarking, map which CUDA calls block the\n"
       "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"

@@ -15,10 +15,12 @@ struct Options {
   int device = 0;
   WaitMode wait_mode = WaitMode::automatic;
   bool sync_accounting = true;
-  bool sync_map = false;        // run the implicit-sync map instead of the benchmarks
-  std::string sync_map_prefix;  // where it writes PREFIX.md and PREFIX.json (optional)
-  StoppingRule stopping;  // --sync_min_rounds, --sync_max_time, --sync_max_noise, min_time
-  Injection inject;       // --sync_inject, --sync_inject_filter
+  bool anatomy = true;           // --anatomy
+  std::string anatomy_timeline;  // --anatomy_timeline: where the recorded steps go (optional)
+  bool sync_map = false;         // run the implicit-sync map instead of the benchmarks
+  std::string sync_map_prefix;   // where it writes PREFIX.md and PREFIX.json (optional)
+  StoppingRule stopping;         // --sync_min_rounds, --sync_max_time, --sync_max_noise, min_time
+  Injection inject;              // --sync_inject, --sync_inject_filter
   // Google Benchmark flags sync_bench needs to know about; they stay in argv.
   bool list_only = false;  // --benchmark_list_tests: no GPU is touched
   std::string out_path;    // --benchmark_out
@@ -38,8 +40,7 @@ char** with_single_iteration(int* argc, char** argv);
 // How many of `names` Google Benchmark's --benchmark_filter selects, with its rules (empty or
 // "all": every one; a leading '-': those not matching; POSIX extended regex, searched); nullopt
 // with *error when the filter is not a regular expression.
-std::optional<std::size_t> count_filtered(std::string filter,
-                                          const std::vector<std::string>& names,
+std::optional<std::size_t> count_filtered(std::string filter, const std::vector<std::string>& names,
                                           std::string* error);
 
 // True when `path` can be written (an existing writable file, or a new one in a writable

@@ -11,6 +11,8 @@
 
 #include <unistd.h>
 
+#include "activity_trace.hpp"
+#include "anatomy_timeline.hpp"
 #include "bench_context.hpp"
 #include "cli.hpp"
 #include "cuda_check.hpp"
@@ -82,6 +84,22 @@ void prepare_run(const sync_bench::Options& options) {
     sync_bench::set_sync_accounting(std::move(subscription));
   }
   benchmark::AddCustomContext("sync_accounting", accounting);
+  std::string anatomy = "off";
+  if (options.anatomy) {
+    std::string why;
+    auto trace = sync_bench::ActivityTrace::create(&why);
+    anatomy = trace ? "on" : "unavailable: " + why;
+    sync_bench::set_activity_trace(std::move(trace));
+  }
+  benchmark::AddCustomContext("anatomy", anatomy);
+  if (!options.anatomy_timeline.empty() && sync_bench::activity_trace()) {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    sync_bench::set_anatomy_timeline(
+        std::make_unique<sync_bench::AnatomyTimeline>(options.anatomy_timeline, prop.name));
+  }
   sync_bench::create_bench_context(options.device);
 }
 
@@ -89,10 +107,10 @@ void prepare_run(const sync_bench::Options& options) {
 // selects nothing, an output file that cannot be written. Exit code 2 with one line, or 0.
 int check_request(const sync_bench::Options& options) {
   std::string error;
-  const auto selected =
-      options.sync_map ? std::optional<std::size_t>(1)
-                       : sync_bench::count_filtered(benchmark::GetBenchmarkFilter(),
-                                                    sync_bench::registered_benchmark_names(), &error);
+  const auto selected = options.sync_map ? std::optional<std::size_t>(1)
+                                         : sync_bench::count_filtered(
+                                               benchmark::GetBenchmarkFilter(),
+                                               sync_bench::registered_benchmark_names(), &error);
   if (!selected) {
     std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
     return 2;
@@ -105,9 +123,13 @@ int check_request(const sync_bench::Options& options) {
     return 2;
   }
   if (options.list_only) return 0;
+  if (!options.anatomy_timeline.empty() && !options.anatomy) {
+    std::fprintf(stderr, "sync_bench: --anatomy_timeline needs --anatomy=on\n");
+    return 2;
+  }
   for (const std::string& path :
-       {options.out_path, options.sync_map_prefix.empty() ? std::string()
-                                                          : options.sync_map_prefix + ".json"}) {
+       {options.out_path, options.anatomy_timeline,
+        options.sync_map_prefix.empty() ? std::string() : options.sync_map_prefix + ".json"}) {
     if (!path.empty() && !sync_bench::output_writable(path, &error)) {
       std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
       return 2;
@@ -154,6 +176,13 @@ int main(int argc, char** argv) {
   }
   sync_bench::destroy_bench_context();
   sync_bench::set_sync_accounting(nullptr);
+  sync_bench::set_activity_trace(nullptr);
+  if (sync_bench::AnatomyTimeline* timeline = sync_bench::anatomy_timeline()) {
+    if (!timeline->write(&error)) {
+      std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
+      return 2;
+    }
+  }
   benchmark::Shutdown();
   if (const int failed = sync_bench::failed_benchmarks(); failed > 0) {
     std::fprintf(stderr,

@@ -1,22 +1,51 @@
 // The counters of report_step_counters (step_loop.hpp). Times are microseconds per step.
 
 #include <cmath>
+#include <cstdio>
 #include <string>
 
+#include "anatomy_timeline.hpp"
 #include "bench_context.hpp"
+#include "measure_config.hpp"
 #include "step_loop.hpp"
 
 namespace sync_bench {
 namespace {
 
-// A step is GPU-bound when the GPU is busy with its work for at least this share of it: then a
-// faster or slower host moves its time little, and its time reproduces from host to host.
-constexpr double kGpuBoundShare = 0.8;
+// gpu_bound (from the probe) uses the anatomy's kGpuBoundShare: a step is GPU-bound when the GPU
+// is busy with its work for at least that share of it; then a faster or slower host moves its
+// time little, and its time reproduces from host to host.
+// How far the anatomy pass's step may be from the timed step before the label says so.
+constexpr double kAnatomyTolerance = 0.10;
+
+void report_anatomy(benchmark::State& state, const StepAnatomy& a, double step_seconds,
+                    std::string* label) {
+  state.counters["anatomy_step_us"] = a.step_us;
+  state.counters["gpu_active_us"] = a.gpu_active_us;
+  state.counters["gpu_idle_us"] = a.gpu_idle_us;
+  if (std::isfinite(a.launch_latency_us)) state.counters["launch_latency_us"] = a.launch_latency_us;
+  state.counters["host_api_us"] = a.host_api_us;
+  state.counters["host_blocked_us"] = a.host_blocked_us;
+  state.counters["host_other_us"] = a.host_other_us;
+  state.counters["bound"] = static_cast<double>(a.bound);
+  state.counters["anatomy_gpu_ops"] = a.gpu_activities;
+  state.counters["anatomy_blocking_calls"] = a.blocking_calls;
+  if (step_seconds > 0.0)
+    state.counters["anatomy_gap_pct"] =
+        (a.step_us - step_seconds * 1e6) / (step_seconds * 1e6) * 100;
+  *label += std::string(label->empty() ? "" : " ") + "bound: " + std::string(name(a.bound));
+  // The anatomy pass is a separate, shorter run of the steps: say where it is far from the timing.
+  const double gap = (a.step_us - step_seconds * 1e6) / (step_seconds * 1e6);
+  if (step_seconds > 0.0 && std::abs(gap) > kAnatomyTolerance) {
+    char text[64];
+    std::snprintf(text, sizeof(text), " (anatomy step %+.0f%% off the timed step)", gap * 100);
+    *label += text;
+  }
+}
 
 }  // namespace
 
-void report_step_counters(benchmark::State& state, const StepStats& stats,
-                          double flops_per_step) {
+void report_step_counters(benchmark::State& state, const StepStats& stats, double flops_per_step) {
   if (stats.steps == 0) return;
   std::string label;
   if (const NvmlDevice* nvml = bench_context().nvml()) {
@@ -55,9 +84,14 @@ void report_step_counters(benchmark::State& state, const StepStats& stats,
     state.counters["syncs_per_step"] = stats.syncs.blocking_calls / n;
     state.counters["blocked_us_per_step"] = stats.syncs.blocked_seconds / n * 1e6;
     // What the callbacks cost the host: host time per step with them on, minus without.
-    state.counters["accounting_overhead_us"] = (stats.accounted_host_seconds / n - stats.host) * 1e6;
+    state.counters["accounting_overhead_us"] =
+        (stats.accounted_host_seconds / n - stats.host) * 1e6;
     label += "blocks: " + SyncAccounting::describe_per_step(stats.syncs, stats.accounted_steps);
   }
+  if (stats.anatomy) report_anatomy(state, *stats.anatomy, stats.step, &label);
+  if (!stats.anatomy_error.empty()) label += " anatomy failed: " + stats.anatomy_error;
+  if (stats.anatomy && anatomy_timeline())
+    anatomy_timeline()->add(current_benchmark_name(), stats.anatomy_trace);
   if (!label.empty()) state.SetLabel(label);
 }
 

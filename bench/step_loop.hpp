@@ -23,8 +23,11 @@
 #include <ctime>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <vector>
 
+#include "activity_trace.hpp"
+#include "anatomy.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "device_kernels.cuh"
@@ -47,6 +50,10 @@ struct StepStats : MeasuredSteps {
   std::int64_t accounted_steps = 0;
   double accounted_host_seconds = 0.0;
   SyncCounts syncs;
+  // From the untimed anatomy pass, when the anatomy is on (or why it could not be taken).
+  AnatomyTrace anatomy_trace;
+  std::optional<StepAnatomy> anatomy;
+  std::string anatomy_error;
 };
 
 // Which steps run_timed_steps is running now: measurements taken inside a step (TimedSum) count
@@ -104,6 +111,7 @@ struct LoopConfig {
   std::int64_t min_batch = 4;
   std::int64_t max_batch = 4096;
   std::int64_t accounting_steps = 16;  // at most; at least 2, and no more than one batch
+  std::int64_t anatomy_steps = 16;     // likewise, for the anatomy pass
   // Paired measurement: the benchmark's Async baseline (its op, nothing else). Each baseline step
   // takes the next step index, as a pattern step does, so that the op's output stays predictable.
   StepFunction baseline;
@@ -218,6 +226,28 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     for (std::int64_t a = 0; a < stats.accounted_steps; ++a) step(i++);
     stats.accounted_host_seconds = std::chrono::duration<double>(StepClock::now() - host0).count();
     stats.syncs = accounting->end();
+  }
+
+  // Step anatomy: a few more steps, untimed, from an idle GPU (as a batch starts), recorded by
+  // CUPTI's activity API. A failure costs the benchmark its anatomy counters, not its numbers.
+  if (ActivityTrace* trace = activity_trace(); trace && stats.steps > 0) {
+    const std::int64_t steps = std::clamp<std::int64_t>(stats.batch, 2, config.anatomy_steps);
+    try {
+      CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<std::uint64_t> starts;
+      starts.reserve(static_cast<std::size_t>(steps));
+      trace->begin();
+      for (std::int64_t a = 0; a < steps; ++a) {
+        starts.push_back(ActivityTrace::now_ns());
+        step(i++);
+      }
+      const std::uint64_t host_end = ActivityTrace::now_ns();
+      CUDA_CHECK(cudaDeviceSynchronize());
+      stats.anatomy_trace = trace->end(starts, host_end);
+      stats.anatomy = analyze(stats.anatomy_trace);
+    } catch (const std::exception& e) {
+      stats.anatomy_error = e.what();
+    }
   }
 
   // Last, so that the steps before it keep the step indices an aligned benchmark counts on.

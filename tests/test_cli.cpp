@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "command.hpp"
@@ -117,9 +118,9 @@ TEST(Cli, FilterThatIsNoRegexOrSelectsNothingIsRefusedBeforeTheGpu) {
 
 TEST(Cli, UnwritableOutputIsRefusedBeforeTheGpu) {
   for (const char* arg :
-       {"--benchmark_out=/no/such/folder/x.json", "--sync_map=/no/such/folder/map"}) {
-    const CommandResult r =
-        run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " " + arg);
+       {"--benchmark_out=/no/such/folder/x.json", "--sync_map=/no/such/folder/map",
+        "--anatomy_timeline=/no/such/folder/t.json"}) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " " + arg);
     EXPECT_EQ(r.exit_code, 2) << arg << "\n" << r.output;
     EXPECT_NE(r.output.find("cannot write /no/such/folder/"), std::string::npos) << r.output;
   }
@@ -130,6 +131,19 @@ TEST(Cli, MeasurementFlagsAreCheckedBeforeTheGpu) {
       run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " --sync_inject=host:-1us");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--sync_inject expects"), std::string::npos) << r.output;
+}
+
+TEST(Cli, AnatomyFlagsAreCheckedBeforeTheGpu) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--anatomy=maybe", "--anatomy expects on or off"},
+      {"--anatomy_timeline=", "--anatomy_timeline expects a file"},
+      {"--anatomy=off --anatomy_timeline=t.json", "--anatomy_timeline needs --anatomy=on"},
+  };
+  for (const auto& [args, message] : cases) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " " + args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << args << "\n" << r.output;
+  }
 }
 
 TEST(Cli, UnknownFlagIsRefused) {

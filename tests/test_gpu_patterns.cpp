@@ -101,9 +101,9 @@ double at(const std::map<std::string, nlohmann::json>& r, const std::string& nam
 
 TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
   SKIP_WITHOUT_GPU();
-  const auto r = rows(run_sync_bench_json(
-      "--benchmark_filter='^(NullKernel/(Async|DeviceSync|ScalarRead/pinned)|"
-      "BigGemm/(Async|DeviceSync)/bf16/cublas/n:8192)/manual_time$'"));
+  const auto r = rows(
+      run_sync_bench_json("--benchmark_filter='^(NullKernel/(Async|DeviceSync|ScalarRead/pinned)|"
+                          "BigGemm/(Async|DeviceSync)/bf16/cublas/n:8192)/manual_time$'"));
   ASSERT_EQ(r.size(), 5u);
   for (const auto& [name, b] : r) {
     EXPECT_EQ(b.at("iterations"), 1) << name << ": one iteration holds the measurement";
@@ -136,8 +136,8 @@ TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly
   SKIP_WITHOUT_GPU();
   const std::string filter = "--benchmark_filter='^NullKernel/(Async|DeviceSync)/manual_time$'";
   const auto clean = rows(run_sync_bench_json(filter));
-  const auto injected = rows(run_sync_bench_json(
-      filter + " --sync_inject=host:5us --sync_inject_filter=DeviceSync"));
+  const auto injected =
+      rows(run_sync_bench_json(filter + " --sync_inject=host:5us --sync_inject_filter=DeviceSync"));
   const std::string sync = "NullKernel/DeviceSync";
   EXPECT_EQ(at(injected, sync, "injected_us"), 5.0);
   EXPECT_NE(injected.at(sync).at("label").get<std::string>().find("INJECTED (host +5 us)"),
@@ -176,6 +176,62 @@ TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeIsRecorded) {
   EXPECT_FALSE(run["benchmarks"][0].contains("syncs_per_step"));
   // The end-of-run state follows the benchmarks.
   EXPECT_TRUE(run.contains("context_end"));
+}
+
+// The anatomy of a null kernel's steps: what the GPU and the host do, from CUPTI's records.
+TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
+  SKIP_WITHOUT_GPU();
+  const std::string timeline_path = ::testing::TempDir() + "anatomy_timeline.json";
+  const nlohmann::json run = run_sync_bench_json(
+      "--anatomy_timeline=" + timeline_path +
+      " --benchmark_filter='^NullKernel/(Async|DeviceSync|ScalarRead/pageable)/manual_time$'");
+  EXPECT_EQ(run.at("context").at("anatomy"), "on");
+  const auto r = rows(run);
+  ASSERT_EQ(r.size(), 3u);
+  for (const auto& [name, b] : r) {
+    // The GPU lane adds up to the anatomy step by construction; the pass itself must come close
+    // to the timed step (a separate, shorter run of the same steps).
+    EXPECT_NEAR(b.at("gpu_active_us").get<double>() + b.at("gpu_idle_us").get<double>(),
+                b.at("anatomy_step_us").get<double>(), 1e-6)
+        << name;
+    EXPECT_LT(std::abs(b.at("anatomy_gap_pct").get<double>()), 25.0) << name << " " << b;
+    EXPECT_GT(b.at("host_api_us").get<double>(), 0.0) << name;
+    EXPECT_GT(b.at("launch_latency_us").get<double>(), 0.0) << name;
+  }
+  const auto& async = r.at("NullKernel/Async");
+  EXPECT_EQ(async.at("anatomy_gpu_ops"), 1.0) << async;
+  EXPECT_EQ(async.at("anatomy_blocking_calls"), 0.0) << async;
+  EXPECT_EQ(async.at("host_blocked_us"), 0.0) << async;
+  EXPECT_EQ(async.at("bound"), 0.0) << "a null kernel's launch is host-bound: " << async;
+
+  // One kernel, one blocking call; the GPU sits idle for about the sync's round trip.
+  const auto& sync = r.at("NullKernel/DeviceSync");
+  EXPECT_EQ(sync.at("anatomy_gpu_ops"), 1.0) << sync;
+  EXPECT_EQ(sync.at("anatomy_blocking_calls"), 1.0) << sync;
+  EXPECT_EQ(sync.at("bound"), 2.0) << sync;
+  const double idle = sync.at("gpu_idle_us").get<double>();
+  EXPECT_GT(idle, 0.5 * sync.at("overhead_us").get<double>()) << sync;
+  EXPECT_LT(idle, sync.at("anatomy_step_us").get<double>()) << sync;
+  EXPECT_GT(sync.at("host_blocked_us").get<double>(), 1.0) << sync;
+
+  // .item() from pageable memory: the copy blocks, then the stream sync; two GPU operations.
+  const auto& item = r.at("NullKernel/ScalarRead/pageable");
+  EXPECT_EQ(item.at("anatomy_blocking_calls"), 2.0) << item;
+  EXPECT_EQ(item.at("anatomy_gpu_ops"), 2.0) << item;
+  EXPECT_EQ(item.at("bound"), 2.0) << item;
+
+  // The timeline file holds the same steps: one blocking cudaDeviceSynchronize per step.
+  std::ifstream in(timeline_path);
+  const nlohmann::json timeline = nlohmann::json::parse(in);
+  ASSERT_EQ(timeline.at("benchmarks").size(), 3u);
+  for (const auto& b : timeline.at("benchmarks")) {
+    if (b.at("name") != "NullKernel/DeviceSync") continue;
+    int syncs = 0;
+    for (const auto& e : b.at("events"))
+      syncs += e.at("lane") == "host" && e.at("blocking") == true &&
+               e.at("name").get<std::string>().rfind("cudaDeviceSynchronize", 0) == 0;
+    EXPECT_EQ(syncs, b.at("steps").get<int>()) << b.dump().substr(0, 2000);
+  }
 }
 
 TEST(GpuPatterns, SyncMapTellsBlockingCallsFromTheOthers) {

@@ -1,0 +1,30 @@
+#pragma once
+// The timeline file of --anatomy_timeline=FILE: every benchmark's anatomy trace (host calls and
+// GPU activities of a few steps), which `sync_summary timeline` draws. Format: anatomy.hpp's
+// timeline_json per benchmark, in {"sync_bench_timeline": 1, "context": {...}, "benchmarks": []}.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "anatomy.hpp"
+
+namespace sync_bench {
+
+class AnatomyTimeline {
+ public:
+  AnatomyTimeline(std::string path, std::string gpu_name);
+  void add(const std::string& benchmark, const AnatomyTrace& trace);
+  // Writes the file; false with *error when it cannot be written.
+  bool write(std::string* error) const;
+
+ private:
+  std::string path_, gpu_name_;
+  std::vector<std::string> entries_;
+};
+
+// The process-wide timeline main() set up; nullptr without --anatomy_timeline.
+AnatomyTimeline* anatomy_timeline();
+void set_anatomy_timeline(std::unique_ptr<AnatomyTimeline> timeline);
+
+}  // namespace sync_bench

@@ -1,0 +1,175 @@
+// The step anatomy's arithmetic (common/anatomy.hpp) on hand-built traces whose answer is known.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "anatomy.hpp"
+
+namespace sync_bench {
+namespace {
+
+TraceEvent host(const char* name, double start, double end, bool blocking, std::uint32_t corr = 0,
+                const char* kind = "runtime") {
+  TraceEvent e;
+  e.lane = Lane::host;
+  e.name = name;
+  e.kind = kind;
+  e.start_us = start;
+  e.end_us = end;
+  e.blocking = blocking;
+  e.correlation = corr;
+  return e;
+}
+
+TraceEvent gpu(const char* name, double start, double end, std::uint32_t corr,
+               const char* kind = "kernel") {
+  TraceEvent e;
+  e.lane = Lane::gpu;
+  e.name = name;
+  e.kind = kind;
+  e.start_us = start;
+  e.end_us = end;
+  e.correlation = corr;
+  return e;
+}
+
+// Two steps of "launch (3 us), then cudaDeviceSynchronize": the kernel runs 1 us, 2 us after its
+// launch began; the host returns from the sync 10 us after the step began.
+AnatomyTrace device_sync_steps() {
+  AnatomyTrace t;
+  t.steps = 2;
+  t.step_starts_us = {0.0, 10.0};
+  t.host_end_us = 20.0;
+  for (int s = 0; s < 2; ++s) {
+    const double o = 10.0 * s;
+    const auto c = static_cast<std::uint32_t>(1 + 2 * s);
+    t.events.push_back(host("cudaLaunchKernel_v7000", o + 0.0, o + 3.0, false, c));
+    t.events.push_back(host("cuLaunchKernel", o + 0.5, o + 2.5, false, 0, "driver"));  // nested
+    t.events.push_back(gpu("null_kernel(int*)", o + 2.0, o + 3.0, c));
+    t.events.push_back(host("cudaDeviceSynchronize_v3020", o + 3.0, o + 10.0, true, c + 1));
+    t.events.push_back(host("cuCtxSynchronize", o + 3.1, o + 9.9, true, 0, "driver"));  // nested
+  }
+  // The wait after the last step is not part of the steps.
+  t.events.push_back(host("cudaDeviceSynchronize_v3020", 20.5, 21.0, true, 99));
+  return t;
+}
+
+TEST(Anatomy, UnionLengthMergesOverlapsAndClips) {
+  EXPECT_DOUBLE_EQ(union_length({{0, 2}, {1, 3}, {5, 6}}, 0, 10), 4.0);
+  EXPECT_DOUBLE_EQ(union_length({{0, 10}, {2, 3}}, 0, 10), 10.0);  // nested
+  EXPECT_DOUBLE_EQ(union_length({{-5, 2}, {8, 20}}, 0, 10), 4.0);  // clipped both sides
+  EXPECT_DOUBLE_EQ(union_length({}, 0, 10), 0.0);
+  EXPECT_DOUBLE_EQ(union_length({{3, 3}, {4, 2}}, 0, 10), 0.0);  // empty and reversed
+}
+
+TEST(Anatomy, BlockingCallsAreKnownByName) {
+  for (const char* name : {"cudaDeviceSynchronize_v3020", "cudaStreamSynchronize_ptsz_v7000",
+                           "cudaEventSynchronize_v3020", "cudaMemcpy_v3020", "cudaFree_v3020",
+                           "cuCtxSynchronize", "cuStreamSynchronize", "cuMemcpyDtoH_v2"})
+    EXPECT_TRUE(is_blocking_call(name)) << name;
+  for (const char* name : {"cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020",
+                           "cudaEventRecord_v3020", "cuLaunchKernel", "cuMemcpyDtoHAsync_v2",
+                           "cudaMemsetAsync_v3020", "cudaStreamWaitEvent_v3020", "cublasGemmEx"})
+    EXPECT_FALSE(is_blocking_call(name)) << name;
+}
+
+TEST(Anatomy, DeviceSyncStepsAddUpAndAreSyncBound) {
+  const StepAnatomy a = analyze(device_sync_steps());
+  EXPECT_DOUBLE_EQ(a.step_us, 10.0);
+  EXPECT_DOUBLE_EQ(a.gpu_active_us, 1.0);
+  EXPECT_DOUBLE_EQ(a.gpu_idle_us, 9.0);
+  EXPECT_DOUBLE_EQ(a.launch_latency_us, 2.0);
+  EXPECT_DOUBLE_EQ(a.host_api_us, 3.0);
+  EXPECT_DOUBLE_EQ(a.host_blocked_us, 7.0);
+  EXPECT_DOUBLE_EQ(a.host_other_us, 0.0);
+  EXPECT_DOUBLE_EQ(a.gpu_activities, 1.0);
+  EXPECT_DOUBLE_EQ(a.api_calls, 2.0);  // the nested driver calls are not counted again
+  EXPECT_DOUBLE_EQ(a.blocking_calls, 1.0);
+  EXPECT_EQ(a.bound, Bound::sync);
+  EXPECT_EQ(name(a.bound), "sync");
+}
+
+TEST(Anatomy, AsyncStepsThatOutrunTheGpuEndWhenTheGpuDoes) {
+  // Launches of 2 us each, kernels of 3 us back to back: the GPU finishes after the host.
+  AnatomyTrace t;
+  t.steps = 4;
+  t.host_end_us = 9.0;
+  for (int s = 0; s < 4; ++s) {
+    const double o = 2.0 * s;
+    t.step_starts_us.push_back(o + (s == 0 ? 0.0 : 0.25));
+    t.events.push_back(host("cudaLaunchKernel_v7000", o + 0.25, o + 2.0, false, s + 1));
+    t.events.push_back(gpu("k", 1.0 + 3.0 * s, 4.0 + 3.0 * s, s + 1));
+  }
+  const StepAnatomy a = analyze(t);
+  EXPECT_DOUBLE_EQ(a.step_us, 13.0 / 4);  // the window ends with the last kernel at 13 us
+  EXPECT_DOUBLE_EQ(a.gpu_active_us, 12.0 / 4);
+  EXPECT_EQ(a.bound, Bound::gpu);  // 3 of 3.25 us active
+  EXPECT_DOUBLE_EQ(a.host_blocked_us, 0.0);
+  EXPECT_DOUBLE_EQ(a.host_api_us, 7.0 / 4);
+  EXPECT_DOUBLE_EQ(a.host_other_us, 2.0 / 4);
+  // Kernel s starts at 1 + 3s, its launch at 0.25 + 2s: latencies 0.75, 1.75, 2.75, 3.75.
+  EXPECT_DOUBLE_EQ(a.launch_latency_us, 2.25);
+}
+
+TEST(Anatomy, AHostThatCannotFeedTheGpuIsHostBound) {
+  AnatomyTrace t;
+  t.steps = 2;
+  t.step_starts_us = {0.0, 10.0};
+  t.host_end_us = 20.0;
+  for (int s = 0; s < 2; ++s) {
+    t.events.push_back(host("cublasGemmEx", 10.0 * s, 10.0 * s + 8.0, false, s + 1));
+    t.events.push_back(gpu("gemm", 10.0 * s + 6.0, 10.0 * s + 8.0, s + 1));
+  }
+  const StepAnatomy a = analyze(t);
+  EXPECT_EQ(a.bound, Bound::host);
+  EXPECT_DOUBLE_EQ(a.gpu_idle_us, 8.0);
+  EXPECT_TRUE(std::isfinite(a.launch_latency_us));
+}
+
+TEST(Anatomy, NoGpuActivityLeavesLaunchLatencyUndefined) {
+  AnatomyTrace t;
+  t.steps = 1;
+  t.step_starts_us = {0.0};
+  t.host_end_us = 5.0;
+  t.events.push_back(host("cudaEventQuery_v3020", 1.0, 2.0, false, 1));
+  const StepAnatomy a = analyze(t);
+  EXPECT_TRUE(std::isnan(a.launch_latency_us));
+  EXPECT_DOUBLE_EQ(a.gpu_idle_us, 5.0);
+}
+
+TEST(Anatomy, BrokenTracesAreRefused) {
+  AnatomyTrace none;
+  EXPECT_THROW(analyze(none), std::invalid_argument);
+  AnatomyTrace mismatched = device_sync_steps();
+  mismatched.step_starts_us.pop_back();
+  EXPECT_THROW(analyze(mismatched), std::invalid_argument);
+  AnatomyTrace reversed = device_sync_steps();
+  reversed.events[0].end_us = -1.0;
+  EXPECT_THROW(analyze(reversed), std::invalid_argument);
+  AnatomyTrace nan = device_sync_steps();
+  nan.events[2].start_us = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_THROW(analyze(nan), std::invalid_argument);
+}
+
+TEST(Anatomy, TimelineJsonHoldsTheStepsAndEscapesNames) {
+  AnatomyTrace t = device_sync_steps();
+  t.events[2].name = "k<\"quoted\"\\>\n";
+  const auto j = nlohmann::json::parse(timeline_json("NullKernel/DeviceSync", t));
+  EXPECT_EQ(j.at("name"), "NullKernel/DeviceSync");
+  EXPECT_EQ(j.at("steps"), 2);
+  EXPECT_EQ(j.at("step_starts_us").size(), 2u);
+  EXPECT_DOUBLE_EQ(j.at("window_us").get<double>(), 20.0);
+  // Every event but the wait after the steps.
+  EXPECT_EQ(j.at("events").size(), t.events.size() - 1);
+  EXPECT_EQ(j.at("events").at(2).at("name"), "k<\"quoted\"\\>\n");
+  EXPECT_EQ(j.at("events").at(2).at("lane"), "gpu");
+  EXPECT_EQ(j.at("events").at(3).at("blocking"), true);
+}
+
+}  // namespace
+}  // namespace sync_bench
