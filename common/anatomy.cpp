@@ -164,7 +164,7 @@ StepAnatomy analyze(const AnatomyTrace& trace) {
   a.blocking_calls /= steps;
   if (a.gpu_active_us >= kGpuBoundShare * a.step_us)
     a.bound = Bound::gpu;
-  else if (a.host_blocked_us > 0.0 && a.host_blocked_us >= a.host_api_us)
+  else if (a.host_blocked_us >= kSyncBoundShare * a.step_us && a.host_blocked_us > 0.0)
     a.bound = Bound::sync;
   else
     a.bound = Bound::host;

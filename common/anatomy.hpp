@@ -44,9 +44,13 @@ enum class Bound { host = 0, gpu = 1, sync = 2 };
 std::string_view name(Bound bound);
 
 // The verdict's rule: `gpu` when the GPU is active for at least kGpuBoundShare of the step (a
-// faster host would not shorten it); otherwise `sync` when the host spends at least as long
-// blocked in calls as submitting work in them (waiting is what the step is made of), else `host`.
+// faster host would not shorten it); otherwise `sync` when the host waits in blocking calls for at
+// least kSyncBoundShare of the step (removing the waits would shorten it by that much at least),
+// else `host`: the step is the host submitting work. The sync share is of the step, not compared
+// with the host's time in calls, because CUPTI's tracing lengthens every call it records (by 1-3
+// us on the H100) and would tip a launch-plus-sync step towards `host`.
 inline constexpr double kGpuBoundShare = 0.8;
+inline constexpr double kSyncBoundShare = 0.2;
 
 struct StepAnatomy {     // microseconds per step, but launch_latency_us (per GPU activity)
   double step_us = 0.0;  // window / steps

@@ -131,6 +131,26 @@ TEST(Anatomy, AHostThatCannotFeedTheGpuIsHostBound) {
   EXPECT_TRUE(std::isfinite(a.launch_latency_us));
 }
 
+TEST(Anatomy, AStepIsSyncBoundFromAFifthOfItSpentBlocked) {
+  // 10 us steps: a 1 us launch, then a wait of w us, then host code.
+  const auto steps_with_wait = [](double wait) {
+    AnatomyTrace t;
+    t.steps = 2;
+    t.step_starts_us = {0.0, 10.0};
+    t.host_end_us = 20.0;
+    for (int s = 0; s < 2; ++s) {
+      const double o = 10.0 * s;
+      t.events.push_back(host("cudaLaunchKernel_v7000", o, o + 1.0, false, 2 * s + 1));
+      t.events.push_back(gpu("k", o + 1.5, o + 2.0, 2 * s + 1));
+      t.events.push_back(host("cudaStreamSynchronize_v3020", o + 1.0, o + 1.0 + wait, true));
+    }
+    return analyze(t);
+  };
+  EXPECT_EQ(steps_with_wait(1.9).bound, Bound::host);
+  EXPECT_EQ(steps_with_wait(2.0).bound, Bound::sync);
+  EXPECT_DOUBLE_EQ(steps_with_wait(2.0).host_other_us, 7.0);
+}
+
 TEST(Anatomy, NoGpuActivityLeavesLaunchLatencyUndefined) {
   AnatomyTrace t;
   t.steps = 1;
