@@ -252,6 +252,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       stats.anatomy_trace = trace->end(starts, host_end);
       stats.anatomy = analyze(stats.anatomy_trace);
     } catch (const std::exception& e) {
+      trace->abandon();
       stats.anatomy_error = e.what();
     }
   }

@@ -30,6 +30,8 @@ class ActivityTrace {
   // that began at step_starts_ns (host_end_ns: the host returned from the last). The caller has
   // waited for the GPU. Throws std::runtime_error when a CUPTI call fails or records were dropped.
   AnatomyTrace end(const std::vector<std::uint64_t>& step_starts_ns, std::uint64_t host_end_ns);
+  // Stops recording and detaches, dropping what was recorded: for a pass cut short by an error.
+  void abandon() noexcept;
 
  private:
   ActivityTrace() = default;
