@@ -30,6 +30,7 @@ void report_anatomy(benchmark::State& state, const StepAnatomy& a, double step_s
   state.counters["bound"] = static_cast<double>(a.bound);
   state.counters["anatomy_gpu_ops"] = a.gpu_activities;
   state.counters["anatomy_blocking_calls"] = a.blocking_calls;
+  state.counters["anatomy_api_calls"] = a.api_calls;
   if (step_seconds > 0.0)
     state.counters["anatomy_gap_pct"] =
         (a.step_us - step_seconds * 1e6) / (step_seconds * 1e6) * 100;

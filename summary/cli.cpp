@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -17,6 +18,7 @@
 #include "render.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
+#include "timeline_svg.hpp"
 
 namespace sync_summary {
 namespace {
@@ -37,16 +39,18 @@ struct Options {
   double min_effect_us = 0.5;
   double noise_k = 3.0;
   std::vector<std::string> files;
-  std::string output;  // merge --output
+  std::string output;     // merge and timeline --output
+  std::size_t steps = 3;  // timeline --steps
 };
 
 const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
-  static const std::set<std::string> compare = {"format",        "filter",  "threshold", "alpha",
-                                                 "metric",        "gate",    "noise-k",
-                                                 "min-effect-us"};
+  static const std::set<std::string> compare = {"format", "filter", "threshold", "alpha",
+                                                "metric", "gate",   "noise-k",   "min-effect-us"};
   static const std::set<std::string> merge = {"output"};
+  static const std::set<std::string> timeline = {"output", "filter", "steps"};
   if (command == "merge") return merge;
+  if (command == "timeline") return timeline;
   return command == "compare" ? compare : report;
 }
 
@@ -112,6 +116,11 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
   } else if (name == "output") {
     if (value.empty()) usage(c, "--output needs a file name");
     o.output = value;
+  } else if (name == "steps") {
+    const double n = number_flag(c, name, value);
+    if (!(n >= 1 && n <= 1e6 && n == std::floor(n)))
+      usage(c, "--steps needs a whole number of steps from 1, got '" + value + "'");
+    o.steps = static_cast<std::size_t>(n);
   } else if (name == "alpha") {
     o.alpha = number_flag(c, name, value);
     if (!(o.alpha > 0 && o.alpha < 1)) usage(c, "--alpha must be between 0 and 1");
@@ -128,7 +137,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (o.command != "report" && o.command != "dtypes" && o.command != "compare" &&
-      o.command != "merge")
+      o.command != "merge" && o.command != "timeline")
     throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
   bool only_files = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -160,25 +169,28 @@ Options parse_args(const std::vector<std::string>& args) {
     set_flag(o, name, value);
   }
   if (o.help) return o;
+  if (o.command == "timeline" && o.files.size() != 1)
+    usage(o.command, "needs exactly one TIMELINE.json");
+  if (o.command == "timeline" && o.output.empty()) usage(o.command, "needs --output=FILE.svg");
   if (o.command == "compare" && o.files.size() != 2)
     usage(o.command, "needs exactly two files, BASE.json and NEW.json");
   if (o.files.empty()) usage(o.command, "needs at least one RUN.json");
-  if (o.command == "merge" && o.output.empty())
-    usage(o.command, "needs --output=MERGED.json");
+  if (o.command == "merge" && o.output.empty()) usage(o.command, "needs --output=MERGED.json");
   if (!o.labels.empty() && o.labels.size() != o.files.size())
     usage(o.command, "--labels needs one label per file");
   return o;
 }
 
-std::vector<RunData> load_all(const Options& o) {
-  std::regex filter;
-  if (o.has_filter) {
-    try {
-      filter = std::regex(o.filter, std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      usage(o.command, "--filter is not a valid regular expression: " + std::string(e.what()));
-    }
+std::regex filter_regex(const Options& o) {
+  try {
+    return std::regex(o.filter, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    usage(o.command, "--filter is not a valid regular expression: " + std::string(e.what()));
   }
+}
+
+std::vector<RunData> load_all(const Options& o) {
+  const std::regex filter = filter_regex(o);
   std::vector<RunData> runs;
   std::size_t kept = 0;
   for (const auto& f : o.files) {
@@ -191,11 +203,34 @@ std::vector<RunData> load_all(const Options& o) {
   return runs;
 }
 
+// timeline: the matching benchmarks' first steps drawn into one SVG file.
+int run_timeline(const Options& o, std::ostream& err) {
+  const Timeline timeline = load_timeline(o.files[0]);
+  if (timeline.benches.empty()) throw InputError(o.files[0] + ": no benchmarks in the timeline");
+  const std::regex filter = filter_regex(o);
+  std::vector<const TimelineBench*> drawn;
+  for (const TimelineBench& b : timeline.benches)
+    if (std::regex_search(b.name, filter)) drawn.push_back(&b);
+  if (drawn.empty()) throw InputError("no benchmark matches --filter '" + o.filter + "'");
+  if (drawn.size() > kMaxTimelineBenches)
+    throw UsageError("timeline: " + std::to_string(drawn.size()) + " benchmarks to draw, at most " +
+                     std::to_string(kMaxTimelineBenches) +
+                     " fit in one SVG: choose some with --filter=REGEX");
+  std::ofstream file(o.output, std::ios::binary);
+  file << render_timeline_svg(drawn, o.steps, timeline.gpu_name);
+  file.close();
+  if (!file) throw InputError(o.output + ": cannot write file");
+  err << "sync_summary: wrote the timeline of " << drawn.size() << " benchmark"
+      << (drawn.size() == 1 ? "" : "s") << " to " << o.output << "\n";
+  return 0;
+}
+
 int run_command(const Options& o, std::ostream& out, std::ostream& err) {
+  if (o.command == "timeline") return run_timeline(o, err);
   if (o.command == "merge") {
     const std::size_t reps = merge_runs(o.files, o.output);
-    err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " ("
-        << reps << " repetitions a benchmark)\n";
+    err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " (" << reps
+        << " repetitions a benchmark)\n";
     return 0;
   }
   std::vector<RunData> runs = load_all(o);

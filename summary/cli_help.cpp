@@ -19,6 +19,9 @@ commands:
   merge --output=M RUN.json...
                              runs from separate processes as one run whose repetitions are the
                              processes
+  timeline --output=F.svg TIMELINE.json
+                             the first steps of each benchmark's anatomy trace (sync_bench
+                             --anatomy_timeline=FILE) as one SVG on one time scale
 
 Run 'sync_summary COMMAND --help' for a command's flags.
 exit status: 0 done, 1 regression (compare), 2 bad input or bad command line.
@@ -31,9 +34,13 @@ for each pattern, its time per step and its overhead against Async in us and %. 
 report bytes_per_second get bandwidth tables (GB/s); families with an Eager pattern (GraphReplay)
 get each pattern's speed-up against Eager, the break-even (replays after which Capture, making the
 graph, has paid for itself: Capture / (Eager - Replay)), and the size at which the speed-up
-crosses 1. Errored and skipped benchmarks are listed with their reason. With repetitions a value is the median, with its coefficient of
-variation (min and max in csv). Several runs are shown side by side, one column per run,
-labelled by file name (or by context when file names collide).
+crosses 1. Errored and skipped benchmarks are listed with their reason. With repetitions a value
+is the median, with its coefficient of variation (min and max in csv). Several runs are shown
+side by side, one column per run, labelled by file name (or by context when file names collide).
+Benchmarks with sync_bench's anatomy counters (gpu_active_us, ...) get a step anatomy table per
+workload, dtype and backend: step, anatomy step, GPU active and idle, launch latency, host time in
+API calls, blocked and other, and the bound (host, gpu, sync); for one run only (several runs:
+none; csv: the counters and anatomy_bound, for every run).
 
 flags:
   --format=console|markdown|csv  output format (default console; csv: one row per benchmark)
@@ -97,7 +104,8 @@ input: nothing compared, nothing gated, an unknown metric, a time that is not a 
 number, or a bad command line.
 )";
 
-constexpr std::string_view kMerge = R"(usage: sync_summary merge --output=MERGED.json RUN1.json RUN2.json ...
+constexpr std::string_view kMerge =
+    R"(usage: sync_summary merge --output=MERGED.json RUN1.json RUN2.json ...
 
 Merges runs of the same benchmarks, one per sync_bench process (scripts/processes.sh), into one
 Google Benchmark JSON whose repetitions are the processes: one row per run and repetition, then
@@ -110,6 +118,26 @@ modes or accounting settings, or with different sets of benchmarks.
 exit status: 0 written, 2 bad input or bad command line.
 )";
 
+constexpr std::string_view kTimeline =
+    R"(usage: sync_summary timeline --output=FILE.svg [FLAGS] TIMELINE.json
+
+Draws the timeline file of sync_bench --anatomy_timeline=TIMELINE.json: for each benchmark, the
+first steps of its anatomy pass as a block with a host lane (API calls; blocking ones red) and a
+GPU lane (kernels green, copies orange, memsets grey), dashed lines at step starts. Every block
+is drawn on one common time axis (the same us per pixel), so patterns compare at a glance.
+Hovering a bar shows its name. At most 12 benchmarks are drawn: choose them with --filter.
+
+flags:
+  --output=FILE.svg              the SVG to write (required)
+  --filter=REGEX                 only benchmarks whose name matches REGEX (ECMAScript, searched)
+  --steps=N                      steps drawn per benchmark (default 3)
+  --help                         this text
+
+exit status: 0 written, 2 bad input (missing or malformed file, not a timeline file, an event
+that ends before it starts, a number that is not finite, no benchmark matching, more than 12) or
+bad command line.
+)";
+
 }  // namespace
 
 std::string_view help_text(std::string_view command) {
@@ -117,6 +145,7 @@ std::string_view help_text(std::string_view command) {
   if (command == "dtypes") return kDtypes;
   if (command == "compare") return kCompare;
   if (command == "merge") return kMerge;
+  if (command == "timeline") return kTimeline;
   return kOverview;
 }
 

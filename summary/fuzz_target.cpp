@@ -10,10 +10,29 @@
 #include "render.hpp"
 #include "report.hpp"
 #include "svg_chart.hpp"
+#include "timeline_svg.hpp"
 
 namespace sync_summary {
 
+namespace {
+
+// The timeline command's reading and drawing (most inputs are refused at once).
+void fuzz_timeline(const std::string& text, std::ostream& sink) {
+  try {
+    const Timeline t = parse_timeline(text, "fuzz.json");
+    std::vector<const TimelineBench*> drawn;
+    for (const auto& b : t.benches)
+      if (drawn.size() < kMaxTimelineBenches) drawn.push_back(&b);
+    for (std::size_t steps : {1, 3}) sink << render_timeline_svg(drawn, steps, t.gpu_name);
+  } catch (const InputError&) {
+  }
+}
+
+}  // namespace
+
 int fuzz_one_input(const std::string& text) {
+  std::ostringstream sink;
+  fuzz_timeline(text, sink);
   std::vector<RunData> runs;
   try {
     runs.push_back(digest(parse_run(text, "fuzz.json")));
@@ -23,7 +42,6 @@ int fuzz_one_input(const std::string& text) {
   runs[0].label = "a";
   runs.push_back(runs[0]);
   runs[1].label = "b";
-  std::ostringstream sink;
   for (Format f : {Format::console, Format::markdown, Format::csv}) {
     render(build_report({runs[0]}, ReportOptions{}), f, sink);
     render(build_report(runs, ReportOptions{}), f, sink);

@@ -1,6 +1,7 @@
 #pragma once
 // One input through the whole of sync_summary, as a file would go: parse, digest, report,
-// dtypes and compare in every format, charts. Used by the libFuzzer target (fuzz_summary.cpp)
+// dtypes and compare in every format, charts;
+// and the timeline command's reader and SVG. Used by the libFuzzer target (fuzz_summary.cpp)
 // and by the tests that replay its findings. Returns 0 (accepted) or 2 (refused with a message).
 
 #include <string>

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "anatomy_table.hpp"
 #include "format_number.hpp"
 #include "graph_table.hpp"
 #include "run_info.hpp"
@@ -220,6 +221,11 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
       "of per-round differences against Async in the same process; % of that Async baseline), "
       "else against the Async row of the same family, dtype, backend and args; "
       "speed-up: Eager time / time");
+  // Anatomy tables for one run only: side by side, runs are compared on their timed steps.
+  bool anatomy = false;
+  if (runs.size() == 1)
+    for (const auto& b : runs[0].benches) anatomy = anatomy || b.has_metric(kAnatomyMarker);
+  if (anatomy) how.push_back(kAnatomyHowTo);
   if (max_reps > 1)
     how.push_back(
         "repetitions: median of each benchmark's repetitions; ± is their coefficient of "
@@ -236,6 +242,10 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
     }
     if (g.copy) doc.table(bandwidth_table(g, runs));
     for (auto& t : graphs) doc.table(std::move(t));
+    if (anatomy) {
+      Table t = anatomy_table(g, 0);
+      if (!t.rows.empty()) doc.table(std::move(t));
+    }
   }
   Table problems = problems_table(runs);
   if (!problems.rows.empty()) doc.table(std::move(problems));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "anatomy_table.hpp"
 #include "format_number.hpp"
 #include "report.hpp"
 
@@ -31,10 +32,14 @@ std::string status_text(Status s) {
 
 Table report_tidy(const std::vector<RunData>& runs, const std::string& metric) {
   std::set<std::string> counters;
-  for (const auto& d : runs)
-    for (const auto& b : d.benches)
+  bool anatomy = false;  // the bound counter also as text
+  for (const auto& d : runs) {
+    for (const auto& b : d.benches) {
       for (const auto& m : b.metrics)
         if (m.name != kRealTime && m.name != kCpuTime) counters.insert(m.name);
+      anatomy = anatomy || b.has_metric(kAnatomyMarker);
+    }
+  }
 
   Table t;
   t.header = {"run",      "benchmark",    "family",       "pattern",    "variants",  "dtype",
@@ -42,6 +47,7 @@ Table report_tidy(const std::vector<RunData>& runs, const std::string& metric) {
               "metric",   "median",       "min",          "max",        "cv_pct",    "async_median",
               "overhead", "overhead_pct", "real_time_us", "cpu_time_us"};
   for (const auto& c : counters) t.header.push_back(c);
+  if (anatomy) t.header.push_back("anatomy_bound");
 
   for (const auto& d : runs) {
     for (const Bench& b : d.benches) {
@@ -74,6 +80,8 @@ Table report_tidy(const std::vector<RunData>& runs, const std::string& metric) {
           fmt_exact(b.summary(kRealTime).center),
           fmt_exact(b.summary(kCpuTime).center)};
       for (const auto& c : counters) row.push_back(fmt_exact(b.summary(c).center));
+      if (anatomy)
+        row.push_back(b.has_metric(kAnatomyMarker) ? bound_text(b.summary("bound").center) : "");
       t.rows.push_back(std::move(row));
     }
   }

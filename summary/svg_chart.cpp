@@ -17,13 +17,15 @@ constexpr const char* kDashes[] = {"", "7 4", "2 3", "9 3 2 3"};
 constexpr const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
                                    "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-std::string num(double v) {
+}  // namespace
+
+std::string svg_number(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
 }
 
-std::string escape(const std::string& s) {
+std::string svg_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
@@ -55,8 +57,6 @@ double nice_step(double lo, double hi) {
   }
   return 10.0 * mag;
 }
-
-}  // namespace
 
 std::string render_svg(const Chart& chart) {
   std::set<double> xs;
@@ -93,30 +93,32 @@ std::string render_svg(const Chart& chart) {
     << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
     << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
   o << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  o << "<text x=\"" << num(kWidth / 2) << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">"
-    << escape(chart.title) << "</text>\n";
+  o << "<text x=\"" << svg_number(kWidth / 2)
+    << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << svg_escape(chart.title)
+    << "</text>\n";
   // Grid and y ticks.
   for (double y = y_lo; y <= y_hi + step / 2; y += step) {
     const double v = std::abs(y) < step / 1e6 ? 0.0 : y;
-    o << "<line x1=\"" << num(kLeft) << "\" y1=\"" << num(py(v)) << "\" x2=\"" << num(kLeft + pw)
-      << "\" y2=\"" << num(py(v)) << "\" stroke=\"" << (v == 0.0 ? "#888" : "#e5e5e5") << "\"/>\n";
-    o << "<text x=\"" << num(kLeft - 6) << "\" y=\"" << num(py(v) + 4) << "\" text-anchor=\"end\">"
-      << escape(fmt_axis(v)) << "</text>\n";
+    o << "<line x1=\"" << svg_number(kLeft) << "\" y1=\"" << svg_number(py(v)) << "\" x2=\""
+      << svg_number(kLeft + pw) << "\" y2=\"" << svg_number(py(v)) << "\" stroke=\""
+      << (v == 0.0 ? "#888" : "#e5e5e5") << "\"/>\n";
+    o << "<text x=\"" << svg_number(kLeft - 6) << "\" y=\"" << svg_number(py(v) + 4)
+      << "\" text-anchor=\"end\">" << svg_escape(fmt_axis(v)) << "</text>\n";
   }
   // x ticks at the measured values.
   for (double x : xs) {
-    o << "<line x1=\"" << num(px(x)) << "\" y1=\"" << num(kTop + ph) << "\" x2=\"" << num(px(x))
-      << "\" y2=\"" << num(kTop + ph + 5) << "\" stroke=\"#444\"/>\n";
-    o << "<text x=\"" << num(px(x)) << "\" y=\"" << num(kTop + ph + 18)
-      << "\" text-anchor=\"middle\">" << escape(fmt_axis(x)) << "</text>\n";
+    o << "<line x1=\"" << svg_number(px(x)) << "\" y1=\"" << svg_number(kTop + ph) << "\" x2=\""
+      << svg_number(px(x)) << "\" y2=\"" << svg_number(kTop + ph + 5) << "\" stroke=\"#444\"/>\n";
+    o << "<text x=\"" << svg_number(px(x)) << "\" y=\"" << svg_number(kTop + ph + 18)
+      << "\" text-anchor=\"middle\">" << svg_escape(fmt_axis(x)) << "</text>\n";
   }
-  o << "<rect x=\"" << num(kLeft) << "\" y=\"" << num(kTop) << "\" width=\"" << num(pw)
-    << "\" height=\"" << num(ph) << "\" fill=\"none\" stroke=\"#444\"/>\n";
-  o << "<text x=\"" << num(kLeft + pw / 2) << "\" y=\"" << num(kHeight - 18)
-    << "\" text-anchor=\"middle\">" << escape(chart.x_label) << (chart.log_x ? " (log scale)" : "")
-    << "</text>\n";
-  o << "<text transform=\"translate(18," << num(kTop + ph / 2)
-    << ") rotate(-90)\" text-anchor=\"middle\">" << escape(chart.y_label) << "</text>\n";
+  o << "<rect x=\"" << svg_number(kLeft) << "\" y=\"" << svg_number(kTop) << "\" width=\""
+    << svg_number(pw) << "\" height=\"" << svg_number(ph) << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  o << "<text x=\"" << svg_number(kLeft + pw / 2) << "\" y=\"" << svg_number(kHeight - 18)
+    << "\" text-anchor=\"middle\">" << svg_escape(chart.x_label)
+    << (chart.log_x ? " (log scale)" : "") << "</text>\n";
+  o << "<text transform=\"translate(18," << svg_number(kTop + ph / 2)
+    << ") rotate(-90)\" text-anchor=\"middle\">" << svg_escape(chart.y_label) << "</text>\n";
 
   for (std::size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
@@ -129,21 +131,21 @@ std::string render_svg(const Chart& chart) {
     std::string pts;
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y) || (chart.log_x && x <= 0)) continue;
-      pts += (pts.empty() ? "" : " ") + num(px(x)) + "," + num(py(y));
+      pts += (pts.empty() ? "" : " ") + svg_number(px(x)) + "," + svg_number(py(y));
     }
     o << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\"" << dash_attr
       << " points=\"" << pts << "\"/>\n";
     for (const auto& [x, y] : s.points) {
       if (!std::isfinite(x) || !std::isfinite(y) || (chart.log_x && x <= 0)) continue;
-      o << "<circle cx=\"" << num(px(x)) << "\" cy=\"" << num(py(y)) << "\" r=\"3\" fill=\""
-        << color << "\"/>\n";
+      o << "<circle cx=\"" << svg_number(px(x)) << "\" cy=\"" << svg_number(py(y))
+        << "\" r=\"3\" fill=\"" << color << "\"/>\n";
     }
     const double ly = kTop + 10 + 18.0 * static_cast<double>(i);
-    o << "<line x1=\"" << num(kLeft + pw + 14) << "\" y1=\"" << num(ly) << "\" x2=\""
-      << num(kLeft + pw + 34) << "\" y2=\"" << num(ly) << "\" stroke=\"" << color
+    o << "<line x1=\"" << svg_number(kLeft + pw + 14) << "\" y1=\"" << svg_number(ly) << "\" x2=\""
+      << svg_number(kLeft + pw + 34) << "\" y2=\"" << svg_number(ly) << "\" stroke=\"" << color
       << "\" stroke-width=\"2\"" << dash_attr << "/>\n";
-    o << "<text x=\"" << num(kLeft + pw + 40) << "\" y=\"" << num(ly + 4) << "\">"
-      << escape(s.label) << "</text>\n";
+    o << "<text x=\"" << svg_number(kLeft + pw + 40) << "\" y=\"" << svg_number(ly + 4) << "\">"
+      << svg_escape(s.label) << "</text>\n";
   }
   o << "</svg>\n";
   return o.str();

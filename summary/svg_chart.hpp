@@ -25,4 +25,11 @@ struct Chart {
 
 std::string render_svg(const Chart& chart);
 
+// Helpers for any SVG sync_summary writes: a coordinate with one decimal; text made safe for
+// element content and double-quoted attributes (& < > "); a 1-2-5 tick step giving about five
+// intervals over [lo, hi] (hi > lo).
+std::string svg_number(double v);
+std::string svg_escape(const std::string& s);
+double nice_step(double lo, double hi);
+
 }  // namespace sync_summary

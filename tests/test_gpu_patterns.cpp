@@ -189,13 +189,18 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
   const auto r = rows(run);
   ASSERT_EQ(r.size(), 3u);
   for (const auto& [name, b] : r) {
-    // The GPU lane adds up to the anatomy step by construction. The pass is a separate, shorter
-    // run of the same steps with CUPTI recording every call, which lengthens the host's part by
-    // 1-3 us per step on the H100 (14-35% of these steps): within 50%, or something is wrong.
+    // The GPU lane adds up to the anatomy step by construction.
     EXPECT_NEAR(b.at("gpu_active_us").get<double>() + b.at("gpu_idle_us").get<double>(),
                 b.at("anatomy_step_us").get<double>(), 1e-6)
         << name;
-    EXPECT_LT(std::abs(b.at("anatomy_gap_pct").get<double>()), 50.0) << name << " " << b;
+    // The pass is a separate run of the same steps with CUPTI recording every call, which costs
+    // 1-2 us per top-level call on the H100 (NullKernel/Async 4.5 -> 7.3 us with 3 calls, pageable
+    // .item() 12.8 -> 24.0 us with 6): never much shorter than the timed step, and longer by at
+    // most 4 us a call.
+    const double timed = b.at("real_time").get<double>();
+    const double traced = b.at("anatomy_step_us").get<double>();
+    EXPECT_GT(traced, 0.8 * timed) << name << " " << b;
+    EXPECT_LT(traced, timed + 4.0 * b.at("anatomy_api_calls").get<double>()) << name << " " << b;
     EXPECT_GT(b.at("host_api_us").get<double>(), 0.0) << name;
     EXPECT_GT(b.at("launch_latency_us").get<double>(), 0.0) << name;
   }
