@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <stdexcept>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -189,6 +192,66 @@ TEST(Anatomy, TimelineJsonHoldsTheStepsAndEscapesNames) {
   EXPECT_EQ(j.at("events").at(2).at("name"), "k<\"quoted\"\\>\n");
   EXPECT_EQ(j.at("events").at(2).at("lane"), "gpu");
   EXPECT_EQ(j.at("events").at(3).at("blocking"), true);
+}
+
+// Recorded on the H100 (results/h100/anatomy/): the timeline sync_bench wrote and the counters it
+// reported for the same steps. The arithmetic run here on the recorded events must give the
+// counters back, and the verdicts the README states.
+nlohmann::json read_fixture(const std::string& file) {
+  std::ifstream in(std::string(SYNC_BENCH_FIXTURES) + "/" + file);
+  return nlohmann::json::parse(in);
+}
+
+AnatomyTrace trace_of(const nlohmann::json& bench) {
+  AnatomyTrace t;
+  t.steps = bench.at("steps").get<std::int64_t>();
+  t.step_starts_us = bench.at("step_starts_us").get<std::vector<double>>();
+  t.host_end_us = bench.at("host_end_us").get<double>();
+  for (const auto& e : bench.at("events")) {
+    TraceEvent ev;
+    ev.lane = e.at("lane") == "gpu" ? Lane::gpu : Lane::host;
+    ev.name = e.at("name").get<std::string>();
+    ev.kind = e.at("kind").get<std::string>();
+    ev.start_us = e.at("start_us").get<double>();
+    ev.end_us = e.at("end_us").get<double>();
+    ev.blocking = e.value("blocking", false);
+    ev.correlation = e.at("correlation").get<std::uint32_t>();
+    t.events.push_back(std::move(ev));
+  }
+  return t;
+}
+
+TEST(Anatomy, RecordedH100StepsGiveBackWhatSyncBenchReported) {
+  std::map<std::string, nlohmann::json> reported;
+  const auto run = read_fixture("h100_anatomy_run.json");
+  for (const auto& b : run.at("benchmarks")) {
+    std::string name = b.at("name");
+    reported[name.substr(0, name.rfind("/manual_time"))] = b;
+  }
+  const auto timeline = read_fixture("h100_anatomy_timeline.json");
+  ASSERT_EQ(timeline.at("benchmarks").size(), 3u);
+  std::map<std::string, StepAnatomy> got;
+  for (const auto& bench : timeline.at("benchmarks")) {
+    const std::string name = bench.at("name");
+    const StepAnatomy a = analyze(trace_of(bench));
+    const auto& r = reported.at(name);
+    // The file keeps 3 decimals of each time: the per-step sums agree to well under 0.01 us.
+    EXPECT_NEAR(a.step_us, r.at("anatomy_step_us").get<double>(), 0.01) << name;
+    EXPECT_NEAR(a.gpu_active_us, r.at("gpu_active_us").get<double>(), 0.01) << name;
+    EXPECT_NEAR(a.host_api_us, r.at("host_api_us").get<double>(), 0.01) << name;
+    EXPECT_NEAR(a.host_blocked_us, r.at("host_blocked_us").get<double>(), 0.01) << name;
+    EXPECT_NEAR(a.host_other_us, r.at("host_other_us").get<double>(), 0.01) << name;
+    EXPECT_NEAR(a.launch_latency_us, r.at("launch_latency_us").get<double>(), 0.01) << name;
+    EXPECT_EQ(static_cast<double>(a.bound), r.at("bound").get<double>()) << name;
+    got[name] = a;
+  }
+  const StepAnatomy& sync = got.at("NullKernel/DeviceSync");
+  EXPECT_EQ(sync.bound, Bound::sync);
+  EXPECT_DOUBLE_EQ(sync.gpu_activities, 1.0);
+  EXPECT_DOUBLE_EQ(sync.blocking_calls, 1.0);
+  EXPECT_EQ(got.at("NullKernel/ScalarRead/pageable").blocking_calls, 2.0);
+  EXPECT_EQ(got.at("SmallGemm/Async/fp16/cublas/n:512").bound, Bound::host);
+  EXPECT_EQ(got.at("SmallGemm/Async/fp16/cublas/n:512").blocking_calls, 0.0);
 }
 
 }  // namespace

@@ -203,5 +203,22 @@ TEST(Timeline, Help) {
   EXPECT_TRUE(contains(test::run({"--help"}).out, "timeline --output=F.svg TIMELINE.json"));
 }
 
+// A timeline sync_bench recorded on the H100 (results/h100/anatomy/): the null kernel's
+// DeviceSync, its pageable .item() and the fp16 n=512 GEMM's Async, three steps each. One bar per
+// event that starts within the drawn steps (the SVG clips the rest), and DeviceSync's blocking
+// cudaDeviceSynchronize drawn in the blocking colour once a step.
+TEST(Timeline, RecordedH100StepsAreDrawn) {
+  const std::string svg =
+      draw({"--steps=3"}, std::string(SYNC_SUMMARY_FIXTURES) + "/h100_anatomy_timeline.json");
+  const std::vector<Bar> bars = event_bars(svg);
+  std::map<std::string, int> device_sync_fills;
+  for (const Bar& b : bars)
+    if (b.title.rfind("cudaDeviceSynchronize", 0) == 0) ++device_sync_fills[b.fill];
+  ASSERT_EQ(device_sync_fills.size(), 1u) << "one colour for every blocking sync";
+  EXPECT_EQ(device_sync_fills.begin()->second, 3);
+  EXPECT_TRUE(contains(svg, "nvjet_sm90")) << "the cuBLAS kernel is named";
+  EXPECT_GT(bars.size(), 3u * 3u * 3u) << "at least three events a step in each benchmark";
+}
+
 }  // namespace
 }  // namespace sync_summary
