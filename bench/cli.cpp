@@ -29,6 +29,32 @@ bool parse_int(const std::string& text, int* out, long lo = 0, long hi = 1024) {
   return true;
 }
 
+// "all", or two or more distinct non-negative GPU indices separated by commas.
+bool parse_devices(const std::string& text, std::vector<int>* devices, bool* all) {
+  if (text == "all") {
+    devices->clear();
+    *all = true;
+    return true;
+  }
+  std::vector<int> parsed;
+  std::size_t from = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', from);
+    int index = 0;
+    if (!parse_int(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from),
+                   &index))
+      return false;
+    if (std::find(parsed.begin(), parsed.end(), index) != parsed.end()) return false;
+    parsed.push_back(index);
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  if (parsed.size() < 2) return false;
+  *devices = parsed;
+  *all = false;
+  return true;
+}
+
 // A positive number, with an optional suffix (Google Benchmark 1.8 writes seconds as "0.5s").
 bool parse_positive(std::string text, double* out, const char* suffix = "") {
   const std::string_view s(suffix);
@@ -59,6 +85,11 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     };
     if (flag == "--device") {
       if (!parse_int(value, &options->device)) return refuse("a GPU index, as in --device=0");
+      continue;
+    }
+    if (flag == "--devices") {
+      if (!parse_devices(value, &options->devices, &options->all_devices))
+        return refuse("all, or two or more distinct GPU indices, as in --devices=0,1");
       continue;
     }
     if (flag == "--sync_mode") {
@@ -185,6 +216,11 @@ void print_usage() {
       "\n"
       "sync_bench flags:\n"
       "  [--device=<index>]            CUDA device to run on (default 0)\n"
+      "  [--devices=all|<i>,<j>,...]  GPUs of the MultiGpu benchmarks (default: --device and\n"
+      "                                the next one). Pairwise ones (CrossDevice, PeerCopy) use\n"
+      "                                the first two listed, SyncAll/devices:K the first K;\n"
+      "                                all: devices 0 and 1 pairwise, every visible one for\n"
+      "                                SyncAll. With fewer GPUs than asked, they are skipped\n"
       "  [--sync_mode=spin|yield|blocking|auto]\n"
       "                                how the host waits for the GPU (cudaSetDeviceFlags;\n"
       "                                default auto); recorded in the JSON context\n"

@@ -72,6 +72,7 @@ void register_all_families() {
   register_sync_every();
   register_multi_stream();
   register_train_loop();
+  register_multi_gpu();
 }
 
 }  // namespace sync_bench

@@ -31,6 +31,16 @@ void register_alloc();
 void register_sync_every();
 void register_multi_stream();
 void register_train_loop();
+void register_multi_gpu();
+
+// The GPUs MultiGpu runs on, from --device and --devices (cli.hpp): set by main before the
+// benchmarks run; resolved against the visible devices only when a MultiGpu benchmark runs.
+struct MultiGpuSelection {
+  int device = 0;            // --device
+  bool all = false;          // --devices=all
+  std::vector<int> devices;  // --devices=i,j,...; empty: --device and the next one
+};
+MultiGpuSelection& multi_gpu_selection();
 
 // All of the above: called by main before Google Benchmark runs.
 void register_all_families();

@@ -149,6 +149,7 @@ int main(int argc, char** argv) {
   }
   sync_bench::stopping_rule() = options.stopping;
   sync_bench::injection() = options.inject;
+  sync_bench::multi_gpu_selection() = {options.device, options.all_devices, options.devices};
   argv = sync_bench::with_single_iteration(&argc, argv);
   benchmark::Initialize(&argc, argv, print_help);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;

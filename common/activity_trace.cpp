@@ -17,6 +17,7 @@ constexpr CUpti_ActivityKind kKinds[] = {
     CUPTI_ACTIVITY_KIND_DRIVER,
     CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,  // not KIND_KERNEL: that one serializes kernels
     CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_MEMCPY2,  // peer-to-peer copies (MultiGpu)
     CUPTI_ACTIVITY_KIND_MEMSET,
 };
 
@@ -105,6 +106,10 @@ RawRecord parse(const CUpti_Activity* record, bool* known) {
                             m->dstKind == CUPTI_ACTIVITY_MEMORY_KIND_PAGEABLE;
       return {Lane::gpu, copy_name(m->copyKind), "memcpy", m->start,
               m->end,    m->correlationId,       pageable};
+    }
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: {
+      const auto* m = reinterpret_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+      return {Lane::gpu, "memcpy PtoP", "memcpy", m->start, m->end, m->correlationId, false};
     }
     case CUPTI_ACTIVITY_KIND_MEMSET: {
       const auto* m = reinterpret_cast<const CUpti_ActivityMemset4*>(record);

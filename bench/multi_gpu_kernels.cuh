@@ -1,0 +1,15 @@
+#pragma once
+// Device helper of MultiGpu: the kernel on the second GPU that reads what the first one wrote.
+// It enqueues on the given stream (of the current device) and never synchronizes.
+
+#include <cuda_runtime_api.h>
+
+namespace sync_bench {
+
+// One thread: reads *in (memory both GPUs can reach: mapped host memory), stores it to *out, and
+// adds 1 to *misreads unless it is `expected`. Not atomic: the kernels that share *misreads must
+// run one after another (one stream).
+void launch_forward_kernel(const int* in, int expected, int* out, int* misreads,
+                           cudaStream_t stream);
+
+}  // namespace sync_bench

@@ -1,0 +1,216 @@
+// MultiGpu on the GPU. With one GPU visible (on a machine with more, all but one are hidden with
+// CUDA_VISIBLE_DEVICES): every MultiGpu benchmark is skipped with its reason and the run exits 0.
+// With two or more: every benchmark runs and validates, and the numbers have the expected shape:
+// an event dependency costs less than a host round trip, a peer copy beats staging through host
+// memory, and a per-device sync has a positive cost.
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "command.hpp"
+#include "gpu_guard.hpp"
+
+namespace sync_bench::test {
+namespace {
+
+using Rows = std::map<std::string, nlohmann::json>;
+
+constexpr std::size_t kMultiGpuBenchmarks = 20;
+
+int visible_devices() {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+// Why a row was skipped (Unsupported, see bench/families.cpp): Google Benchmark 1.8 writes
+// "skipped" and "skip_message", 1.7 an error whose message starts "skipped: ". Empty if it was not.
+std::string skip_reason(const nlohmann::json& b) {
+  if (b.value("skipped", false)) return b.value("skip_message", std::string("(no message)"));
+  const std::string error = b.value("error_message", std::string());
+  if (b.value("error_occurred", false) && error.rfind("skipped: ", 0) == 0) return error.substr(9);
+  return "";
+}
+
+bool failed(const nlohmann::json& b) {
+  return b.value("error_occurred", false) && skip_reason(b).empty();
+}
+
+// Runs `env sync_bench args` with JSON output; the iteration rows by name (without
+// /manual_time). Expects exit code 0 (no benchmark failed).
+Rows run_rows(const std::string& env, const std::string& args) {
+  char path[] = "/tmp/sync_bench_multigpu_XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) {
+    ADD_FAILURE() << "mkstemp failed";
+    return {};
+  }
+  close(fd);
+  const std::string command = env + " " + sync_bench_exe() + " " + args +
+                              " --benchmark_out=" + path + " --benchmark_out_format=json";
+  const CommandResult run = run_command(command);
+  std::ifstream in(path);
+  const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  std::remove(path);
+  EXPECT_EQ(run.exit_code, 0) << command << "\n" << run.output;
+  Rows rows;
+  if (json.is_discarded() || !json.contains("benchmarks")) {
+    ADD_FAILURE() << "no JSON from " << command << "\n" << run.output;
+    return rows;
+  }
+  for (const auto& b : json["benchmarks"]) {
+    if (b.value("run_type", std::string("iteration")) != "iteration") continue;
+    std::string name = b.at("name");
+    name = name.substr(0, name.rfind("/manual_time"));
+    rows[name] = b;
+  }
+  return rows;
+}
+
+double field(const Rows& rows, const std::string& name, const std::string& key = "real_time") {
+  const auto it = rows.find(name);
+  if (it == rows.end() || !it->second.contains(key)) {
+    ADD_FAILURE() << name << ": no " << key;
+    return 0.0;
+  }
+  return it->second.at(key).get<double>();
+}
+
+// A row that ran to the end, without an error or a skip, with positive numbers.
+void expect_ran(const Rows& rows, const std::string& name) {
+  const auto it = rows.find(name);
+  ASSERT_NE(it, rows.end()) << name << " did not run";
+  const nlohmann::json& b = it->second;
+  EXPECT_FALSE(failed(b)) << name << ": " << b.value("error_message", std::string());
+  EXPECT_EQ(skip_reason(b), "") << name << " was skipped";
+  EXPECT_GT(b.value("real_time", 0.0), 0.0) << name;
+  EXPECT_GT(b.value("host_us", 0.0), 0.0) << name;
+  EXPECT_GE(b.value("batch", 0.0), 1.0) << name;
+}
+
+void expect_skipped(const Rows& rows, const std::string& name, const std::string& reason) {
+  const auto it = rows.find(name);
+  ASSERT_NE(it, rows.end()) << name << " is not in the JSON";
+  EXPECT_FALSE(failed(it->second))
+      << name << ": " << it->second.value("error_message", std::string());
+  EXPECT_NE(skip_reason(it->second).find(reason), std::string::npos)
+      << name << ": skip reason '" << skip_reason(it->second) << "', expected '" << reason << "'";
+}
+
+void print_rows(const Rows& rows) {
+  for (const auto& [name, b] : rows) {
+    std::printf("  %-48s %10.2f us", name.c_str(), b.value("real_time", 0.0));
+    if (b.contains("overhead_us")) std::printf("  overhead %8.2f us", b.value("overhead_us", 0.0));
+    if (b.contains("bytes_per_second"))
+      std::printf("  %8.2f GB/s", b.value("bytes_per_second", 0.0) * 1e-9);
+    const std::string skip = skip_reason(b);
+    if (!skip.empty()) std::printf("  skipped: %s", skip.c_str());
+    std::printf("\n");
+  }
+}
+
+TEST(GpuMultiGpu, WithOneGpuEveryBenchmarkIsSkippedWithItsReason) {
+  SKIP_WITHOUT_GPU();
+  // One GPU: the first one visible now (the first entry of CUDA_VISIBLE_DEVICES, if set).
+  std::string first = "0";
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
+    first = visible;
+    first = first.substr(0, first.find(','));
+  }
+  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first,
+                             "--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.005");
+  EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
+  for (const auto& [name, b] : rows)
+    expect_skipped(rows, name, "MultiGpu needs two CUDA devices; this machine has 1");
+}
+
+TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
+  SKIP_WITHOUT_GPU();
+  const int count = visible_devices();
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices; " << count << " visible (skipped)";
+  const Rows rows = run_rows("", "--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.02");
+  print_rows(rows);
+  EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
+
+  // CrossDevice: both ran, paired with the Async baseline; an event dependency is cheaper than
+  // the host waiting for GPU A before it launches on GPU B.
+  const std::string event_wait = "MultiGpu/CrossDevice/event_wait";
+  const std::string host_wait = "MultiGpu/CrossDevice/host_wait";
+  for (const std::string& name : {event_wait, host_wait}) {
+    expect_ran(rows, name);
+    EXPECT_GT(field(rows, name, "baseline_us"), 0.0) << name;
+  }
+  EXPECT_LT(field(rows, event_wait), field(rows, host_wait));
+  EXPECT_LT(field(rows, event_wait, "overhead_us"), field(rows, host_wait, "overhead_us"));
+
+  // PeerCopy: every route and size ran and validated (peer_on skips where the GPUs cannot reach
+  // each other's memory); with peer access the big copy beats staging through host memory.
+  bool peer = true;
+  for (const char* route : {"peer_on", "peer_off", "staged"})
+    for (const char* bytes : {"4096", "1048576", "67108864", "268435456"}) {
+      const std::string name = std::string("MultiGpu/PeerCopy/") + route + "/bytes:" + bytes;
+      const auto it = rows.find(name);
+      ASSERT_NE(it, rows.end()) << name;
+      if (std::string(route) == "peer_on" && !skip_reason(it->second).empty()) {
+        expect_skipped(rows, name, "no peer access between devices");
+        peer = false;
+        continue;
+      }
+      expect_ran(rows, name);
+      EXPECT_GT(field(rows, name, "bytes_per_second"), 0.0) << name;
+    }
+  if (peer) {
+    EXPECT_GT(field(rows, "MultiGpu/PeerCopy/peer_on/bytes:268435456", "bytes_per_second"),
+              field(rows, "MultiGpu/PeerCopy/staged/bytes:268435456", "bytes_per_second"));
+  } else {
+    std::printf("  no peer access between devices 0 and 1: peer_on skipped, not compared\n");
+  }
+
+  // SyncAll: two devices by default (--device and the next one); more are skipped.
+  for (const char* sync : {"device_sync_each", "event_each"}) {
+    const std::string stem = std::string("MultiGpu/SyncAll/") + sync + "/devices:";
+    expect_ran(rows, stem + "2");
+    for (const char* k : {"4", "8"})
+      expect_skipped(rows, stem + k, std::string("needs ") + k + " CUDA devices");
+  }
+}
+
+TEST(GpuMultiGpu, DevicesAllSyncsEveryVisibleGpu) {
+  SKIP_WITHOUT_GPU();
+  const int count = visible_devices();
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices; " << count << " visible (skipped)";
+  const Rows rows = run_rows(
+      "", "--devices=all --benchmark_filter='^MultiGpu/SyncAll/' --benchmark_min_time=0.005");
+  print_rows(rows);
+  EXPECT_EQ(rows.size(), 6u);
+  for (const char* sync : {"device_sync_each", "event_each"})
+    for (int k : {2, 4, 8}) {
+      const std::string name =
+          std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k);
+      if (k <= count) {
+        expect_ran(rows, name);
+        EXPECT_EQ(field(rows, name, "devices"), k) << name;
+      } else {
+        expect_skipped(rows, name, "needs " + std::to_string(k) + " CUDA devices");
+      }
+    }
+}
+
+TEST(GpuMultiGpu, DevicesBeyondTheVisibleOnesAreSkipped) {
+  SKIP_WITHOUT_GPU();
+  const int count = visible_devices();
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices; " << count << " visible (skipped)";
+  const Rows rows = run_rows(
+      "", "--devices=0,99 --benchmark_filter='^MultiGpu/CrossDevice/' --benchmark_min_time=0.005");
+  EXPECT_EQ(rows.size(), 2u);
+  for (const auto& [name, b] : rows) expect_skipped(rows, name, "names device 99");
+}
+
+}  // namespace
+}  // namespace sync_bench::test
