@@ -57,7 +57,7 @@ Table anatomy_table(const Group& g, std::size_t run) {
     if (cell.run != run || !b.has_metric(kAnatomyMarker)) continue;
     std::vector<std::string> row;
     for (const auto& key : g.arg_keys) row.push_back(g.arg(cell.row, key));
-    row.push_back(g.columns[cell.col]);
+    row.push_back(g.label(cell.col));
     for (const Column& c : kColumns) row.push_back(fmt_value(b.summary(c.metric).center));
     row.push_back(bound_text(b.summary("bound").center));
     t.rows.push_back(std::move(row));

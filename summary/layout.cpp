@@ -20,6 +20,62 @@ struct Builder {
   std::unordered_map<std::string, std::size_t> row_index, col_index;
 };
 
+std::string family_key(const BenchName& n) {
+  return n.family + '\x1f' + n.dtype + '\x1f' + n.backend;
+}
+
+// The subfamily of each (family, dtype, backend, pattern): its patterns joined by " + " when the
+// family's patterns fall apart into sets that share no arg key (patterns without args form one
+// set), else "". Union-find over patterns, linked through the keys they take: linear in the names.
+std::unordered_map<std::string, std::string> subfamilies(const std::vector<const RunData*>& runs) {
+  struct Family {
+    std::vector<std::string> patterns;  // first-seen order
+    std::vector<std::size_t> parent;
+    std::unordered_map<std::string, std::size_t> pattern_index;
+    std::unordered_map<std::string, std::size_t> key_owner;  // "" stands for "no args"
+  };
+  std::vector<Family> families;
+  std::unordered_map<std::string, std::size_t> family_index;
+  const auto find = [](Family& f, std::size_t i) {
+    while (f.parent[i] != i) i = f.parent[i] = f.parent[f.parent[i]];
+    return i;
+  };
+  for (const RunData* d : runs) {
+    for (const Bench& b : d->benches) {
+      const BenchName& n = b.name;
+      auto fam = family_index.try_emplace(family_key(n), families.size());
+      if (fam.second) families.emplace_back();
+      Family& f = families[fam.first->second];
+      auto pat = f.pattern_index.try_emplace(n.pattern, f.patterns.size());
+      if (pat.second) {
+        f.patterns.push_back(n.pattern);
+        f.parent.push_back(f.parent.size());
+      }
+      const auto link = [&](const std::string& key) {
+        auto owner = f.key_owner.try_emplace(key, pat.first->second);
+        f.parent[find(f, pat.first->second)] = find(f, owner.first->second);
+      };
+      if (n.args.empty()) link("");
+      for (const auto& kv : n.args) link(kv.first);
+    }
+  }
+  std::unordered_map<std::string, std::string> out;
+  for (const auto& [key, index] : family_index) {
+    Family& f = families[index];
+    std::vector<std::string> names(f.patterns.size());
+    std::size_t sets = 0;
+    for (std::size_t i = 0; i < f.patterns.size(); ++i) {
+      std::string& name = names[find(f, i)];
+      if (name.empty()) ++sets;
+      name += (name.empty() ? "" : " + ") + f.patterns[i];
+    }
+    if (sets < 2) continue;
+    for (std::size_t i = 0; i < f.patterns.size(); ++i)
+      out.emplace(key + '\x1f' + f.patterns[i], names[find(f, i)]);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string args_text(const Args& args) {
@@ -64,9 +120,18 @@ std::size_t Group::column_index(const std::string& column) const {
 
 std::string Group::title() const {
   std::string t = family;
+  if (!subfamily.empty()) t += " " + subfamily;
   if (!dtype.empty()) t += " " + dtype;
   if (!backend.empty()) t += " " + backend;
   return t;
+}
+
+std::string Group::label(std::size_t col) const {
+  const std::string& c = columns[col];
+  if (!subfamily.empty() && c.size() > subfamily.size() &&
+      c.compare(0, subfamily.size(), subfamily) == 0 && c[subfamily.size()] == '/')
+    return c.substr(subfamily.size() + 1);
+  return c;
 }
 
 std::string Group::arg(std::size_t row, const std::string& key) const {
@@ -83,18 +148,22 @@ std::vector<Group> build_groups(const std::vector<RunData>& runs) {
 }
 
 std::vector<Group> build_groups(const std::vector<const RunData*>& runs) {
+  const auto subs = subfamilies(runs);
   std::vector<Builder> builders;
   std::unordered_map<std::string, std::size_t> by_key;
   for (std::size_t run = 0; run < runs.size(); ++run) {
     for (const Bench& b : runs[run]->benches) {
       const BenchName& n = b.name;
-      const std::string key = n.family + '\x1f' + n.dtype + '\x1f' + n.backend;
+      std::string key = family_key(n);
+      const auto sub = subs.empty() ? subs.end() : subs.find(key + '\x1f' + n.pattern);
+      if (sub != subs.end()) key += '\x1f' + sub->second;
       auto [it, inserted] = by_key.try_emplace(key, builders.size());
       if (inserted) {
         builders.emplace_back();
         builders.back().group.family = n.family;
         builders.back().group.dtype = n.dtype;
         builders.back().group.backend = n.backend;
+        if (sub != subs.end()) builders.back().group.subfamily = sub->second;
       }
       Builder& g = builders[it->second];
       const auto row = g.row_index.try_emplace(n.args_text(), g.group.rows.size());

@@ -1,7 +1,10 @@
 #pragma once
 // Arranges benchmarks into tables: one Group per (family, dtype, backend), one row per args tuple
 // (sorted by value), one column per pattern[/variants] (the Async baseline first), and a cell per
-// run. Shared by report, dtypes and the charts.
+// run. A family whose patterns take unrelated args (MultiGpu: CrossDevice none, PeerCopy bytes,
+// SyncAll devices) is split: patterns that share an arg key, or both take none, go in one Group,
+// so that no table has rows or columns for args its benchmarks lack. Shared by report, dtypes and
+// the charts.
 
 #include <cstddef>
 #include <string>
@@ -18,6 +21,8 @@ struct Group {
   std::string family;
   std::string dtype;
   std::string backend;
+  // The patterns of this group ("PeerCopy") when its family is split by args; "" when it is not.
+  std::string subfamily;
   std::vector<std::string> arg_keys;  // every key some row has, in first-seen order
   std::vector<Args> rows;
   std::vector<std::string> columns;
@@ -38,7 +43,9 @@ struct Group {
     return has_baseline ? at(row, 0, run) : nullptr;
   }
   std::size_t column_index(const std::string& column) const;  // columns.size() when absent
-  std::string title() const;                                  // "SmallGemm fp16 cublas"
+  std::string title() const;  // "SmallGemm fp16 cublas", "MultiGpu PeerCopy"
+  // A column as tables head it: without the subfamily it repeats ("peer_on" in PeerCopy).
+  std::string label(std::size_t col) const;
   // The row's value of an arg key ("" when the row does not have it).
   std::string arg(std::size_t row, const std::string& key) const;
 };

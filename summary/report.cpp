@@ -1,5 +1,6 @@
 #include "report.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "anatomy_table.hpp"
@@ -77,6 +78,34 @@ Overhead overhead_of(const Bench* b, const Summary& s, double async_center,
   return {s.center - async_center, (s.center - async_center) / async_center};
 }
 
+bool paired(const Bench& b) {
+  return b.has_metric("overhead_us") && b.has_metric("baseline_us");
+}
+
+// The columns that get +us and +%: every one but the baseline in a group with Async; else (no
+// Async row: CrossDevice) those whose benchmarks carry a paired overhead, for the time metric.
+std::vector<bool> overhead_columns(const Group& g, const std::string& metric) {
+  std::vector<bool> shown(g.columns.size(), g.has_baseline);
+  if (g.has_baseline) {
+    shown[0] = false;
+  } else if (metric == kRealTime) {
+    for (const auto& cell : g.cells) shown[cell.col] = shown[cell.col] || paired(*cell.bench);
+  }
+  return shown;
+}
+
+bool any_of(const std::vector<bool>& v) {
+  return std::find(v.begin(), v.end(), true) != v.end();
+}
+
+// Columns with a bandwidth: those are in the bandwidth table.
+std::vector<bool> copy_columns(const Group& g) {
+  std::vector<bool> copy(g.columns.size(), false);
+  for (const auto& cell : g.cells)
+    copy[cell.col] = copy[cell.col] || cell.bench->has_metric(kBytesPerSecond);
+  return copy;
+}
+
 }  // namespace
 
 std::string cell_text(const Bench* b, const Summary& s) {
@@ -88,13 +117,16 @@ std::string cell_text(const Bench* b, const Summary& s) {
 }
 
 Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {
-  const std::string title =
-      g.title() + ": " + metric_title(metric) + (g.has_baseline ? ", overhead against Async" : "");
+  const std::vector<bool> shown = overhead_columns(g, metric);
+  const bool overhead = any_of(shown);
+  const std::string title = g.title() + ": " + metric_title(metric) +
+                            (g.has_baseline ? ", overhead against Async"
+                                            : (overhead ? ", paired overhead against Async" : ""));
   if (wide(g)) {
     Table t = start_table(g, title, false);
     for (std::size_t c = 0; c < g.columns.size(); ++c) {
-      t.header.push_back(g.columns[c]);
-      if (g.has_baseline && c > 0) {
+      t.header.push_back(g.label(c));
+      if (shown[c]) {
         t.header.push_back("+us");
         t.header.push_back("+%");
       }
@@ -106,7 +138,7 @@ Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std
         const Bench* b = g.at(r, c, 0);
         const Summary& s = b ? b->summary(metric) : kNoSummary;
         row.push_back(cell_text(b, s));
-        if (g.has_baseline && c > 0) {
+        if (shown[c]) {
           const Overhead o = overhead_of(b, s, base, metric);
           row.push_back(s.valid() ? fmt_signed(o.us) : "");
           row.push_back(s.valid() ? fmt_percent(o.fraction) : "");
@@ -119,19 +151,19 @@ Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std
   Table t = start_table(g, title, true);
   for (const auto& d : runs) {
     t.header.push_back(d.label);
-    if (g.has_baseline) t.header.push_back(d.label + " +%");
+    if (overhead) t.header.push_back(d.label + " +%");
   }
   for_each_present(g, [&](std::size_t r, std::size_t c) {
     std::vector<std::string> row = arg_cells(g, r);
-    row.push_back(g.columns[c]);
+    row.push_back(g.label(c));
     for (std::size_t run = 0; run < g.runs; ++run) {
       const Bench* b = g.at(r, c, run);
       const Summary& s = b ? b->summary(metric) : kNoSummary;
       row.push_back(cell_text(b, s));
-      if (g.has_baseline) {
+      if (overhead) {
         const double base = center(g.baseline(r, run), metric);
-        row.push_back(s.valid() && c > 0 ? fmt_percent(overhead_of(b, s, base, metric).fraction)
-                                         : "");
+        row.push_back(s.valid() && shown[c] ? fmt_percent(overhead_of(b, s, base, metric).fraction)
+                                            : "");
       }
     }
     t.rows.push_back(std::move(row));
@@ -144,13 +176,11 @@ Table bandwidth_table(const Group& g, const std::vector<RunData>& runs) {
   const auto gbps = [](const Bench* b) {
     return b ? scaled(b->summary(kBytesPerSecond), 1e-9) : Summary{};
   };
-  std::vector<bool> copy_col(g.columns.size(), false);
-  for (const auto& cell : g.cells)
-    copy_col[cell.col] = copy_col[cell.col] || cell.bench->has_metric(kBytesPerSecond);
+  const std::vector<bool> copy_col = copy_columns(g);
   if (wide(g)) {
     Table t = start_table(g, title, false);
     for (std::size_t c = 0; c < g.columns.size(); ++c)
-      if (copy_col[c]) t.header.push_back(g.columns[c]);
+      if (copy_col[c]) t.header.push_back(g.label(c));
     for (std::size_t r = 0; r < g.rows.size(); ++r) {
       std::vector<std::string> row = arg_cells(g, r);
       for (std::size_t c = 0; c < g.columns.size(); ++c) {
@@ -165,7 +195,7 @@ Table bandwidth_table(const Group& g, const std::vector<RunData>& runs) {
   for_each_present(g, [&](std::size_t r, std::size_t c) {
     if (!copy_col[c]) return;
     std::vector<std::string> row = arg_cells(g, r);
-    row.push_back(g.columns[c]);
+    row.push_back(g.label(c));
     for (std::size_t run = 0; run < g.runs; ++run)
       row.push_back(cell_text(g.at(r, c, run), gbps(g.at(r, c, run))));
     t.rows.push_back(std::move(row));
@@ -236,8 +266,12 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
   if (!options.tables) return doc;
   for (const Group& g : build_groups(runs)) {
     std::vector<Table> graphs = graph_tables(g, runs, metric);
-    // The plain time table, unless the bandwidth or graph tables already show every column.
-    if (g.has_baseline || (!g.copy && !all_graph_columns(g))) {
+    // The plain time table, unless the bandwidth or graph tables already show every column and
+    // there is no overhead to show.
+    const std::vector<bool> copy = copy_columns(g);
+    const bool all_copy = std::find(copy.begin(), copy.end(), false) == copy.end();
+    if (g.has_baseline || any_of(overhead_columns(g, metric)) ||
+        (!all_copy && !all_graph_columns(g))) {
       doc.table(overhead_table(g, runs, metric));
     }
     if (g.copy) doc.table(bandwidth_table(g, runs));

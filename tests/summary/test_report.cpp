@@ -353,5 +353,99 @@ TEST(Report, ControlCharactersAreEscaped) {
   EXPECT_TRUE(test::contains(bad.err, "Async\\x1b[31mX")) << bad.err;
 }
 
+// MultiGpu (a trimmed results/h200x2/multigpu-1.json): its patterns take unrelated args
+// (CrossDevice none, PeerCopy bytes, SyncAll devices), so each is its own group and its tables
+// have only its own args: no empty arg rows or columns. CrossDevice has no Async row: its +us and
+// +% are the paired overhead_us (% of baseline_us); PeerCopy shows GB/s per bytes.
+TEST(Report, FamilySplitsIntoPatternsWithUnrelatedArgs) {
+  std::vector<RunData> runs;
+  runs.push_back(digest(load_run(std::string(SYNC_SUMMARY_FIXTURES) + "/h200x2_multigpu.json")));
+  assign_labels(runs, {});
+  const Document doc = build_report(runs, ReportOptions{});
+
+  std::vector<std::string> titles;
+  for (const Block& b : doc.blocks) {
+    if (b.kind != Block::Kind::table || b.table.title.rfind("MultiGpu", 0) != 0) continue;
+    const Table& t = b.table;
+    titles.push_back(t.title);
+    for (std::size_t c = 0; c < t.header.size(); ++c) {
+      const bool empty =
+          std::all_of(t.rows.begin(), t.rows.end(), [&](const auto& r) { return r[c].empty(); });
+      EXPECT_FALSE(empty) << t.title << ": column '" << t.header[c] << "' is empty";
+    }
+    for (const auto& r : t.rows)
+      EXPECT_FALSE(std::all_of(r.begin(), r.end(), [](const auto& x) { return x.empty(); }))
+          << t.title << ": an empty row";
+  }
+  EXPECT_EQ(
+      titles,
+      (std::vector<std::string>{
+          "MultiGpu CrossDevice: time per step (us), paired overhead against Async",
+          "MultiGpu CrossDevice: step anatomy (us per step)", "MultiGpu PeerCopy: bandwidth (GB/s)",
+          "MultiGpu PeerCopy: step anatomy (us per step)", "MultiGpu SyncAll: time per step (us)",
+          "MultiGpu SyncAll: step anatomy (us per step)"}));
+
+  const Table& cross = table(doc, titles[0]);
+  EXPECT_EQ(cross.header,
+            (std::vector<std::string>{"event_wait", "+us", "+%", "host_wait", "+us", "+%"}));
+  ASSERT_EQ(cross.rows.size(), 1u);
+  const Bench* event = runs[0].find("MultiGpu/CrossDevice/event_wait");
+  ASSERT_NE(event, nullptr);
+  const double overhead = event->summary("overhead_us").center;
+  EXPECT_EQ(cross.rows[0][0], fmt_value(event->summary(kRealTime).center));
+  EXPECT_EQ(cross.rows[0][1], fmt_signed(overhead));
+  EXPECT_EQ(cross.rows[0][2], fmt_percent(overhead / event->summary("baseline_us").center));
+  EXPECT_EQ(cross.rows[0][1], "+1.955");
+  EXPECT_EQ(cross.rows[0][5], "+60.1%");  // host_wait: 6.499 over its 10.82 us baseline
+
+  const Table& peer = table(doc, "MultiGpu PeerCopy: bandwidth (GB/s)");
+  EXPECT_EQ(peer.header, (std::vector<std::string>{"bytes", "peer_on", "peer_off", "staged"}));
+  ASSERT_EQ(peer.rows.size(), 2u);
+  EXPECT_EQ(peer.rows[0][0], "4096");
+  EXPECT_EQ(row(peer, "268435456")[column(peer, "peer_on")], "394.4");
+  EXPECT_EQ(row(peer, "268435456")[column(peer, "staged")], "27.66");
+  EXPECT_EQ(table(doc, "MultiGpu PeerCopy: step anatomy (us per step)").header[0], "bytes");
+  EXPECT_EQ(table(doc, "MultiGpu CrossDevice: step anatomy (us per step)").header[0], "pattern");
+
+  const Table& sync = table(doc, "MultiGpu SyncAll: time per step (us)");
+  EXPECT_EQ(sync.header, (std::vector<std::string>{"devices", "device_sync_each", "event_each"}));
+  EXPECT_EQ(row(sync, "2")[1], "14.14");
+  EXPECT_EQ(row(sync, "4"), (std::vector<std::string>{"4", "skipped", "skipped"}));
+  const Table& problems = table(doc, "Errored or skipped benchmarks");
+  EXPECT_EQ(problems.rows.size(), 2u);
+  EXPECT_EQ(row(problems, "MultiGpu/SyncAll/event_each/devices:4")[1], "skipped");
+}
+
+// Patterns that share an arg key stay in one table (SyncEvery: Fit has n, StreamSync n and k), as
+// does the Async baseline with its patterns; a family splits only where the args have nothing in
+// common.
+TEST(Report, PatternsSharingAnArgStayTogether) {
+  const std::string file = test::write_run(
+      testing::TempDir() + "shared_args.json",
+      {test::paired("SyncEvery/StreamSync/fp16/cublas/n:512/k:2", {4.0}),
+       test::paired("SyncEvery/Fit/fp16/cublas/n:512", {8.0}),
+       test::unpaired("Split/Async", {2.0}, 0.0), test::paired("Split/DeviceSync", {5.0}),
+       test::unpaired("Split/Copy/bytes:4096", {3.0}, 1.0)});
+  std::vector<RunData> runs;
+  runs.push_back(digest(load_run(file)));
+  const std::vector<Group> groups = build_groups(runs);
+  ASSERT_EQ(groups.size(), 3u);
+  EXPECT_EQ(groups[0].title(), "SyncEvery fp16 cublas");
+  EXPECT_EQ(groups[0].arg_keys, (std::vector<std::string>{"n", "k"}));
+  EXPECT_EQ(groups[1].title(), "Split Async + DeviceSync");
+  EXPECT_TRUE(groups[1].has_baseline);
+  EXPECT_TRUE(groups[1].arg_keys.empty());
+  EXPECT_EQ(groups[2].title(), "Split Copy");
+  EXPECT_EQ(groups[2].arg_keys, (std::vector<std::string>{"bytes"}));
+  EXPECT_EQ(groups[2].label(0), "Copy");
+
+  // No Async column: the paired overhead is shown where a pattern measured one.
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t =
+      table(doc, "SyncEvery fp16 cublas: time per step (us), paired overhead against Async");
+  EXPECT_EQ(row(t, "512")[column(t, "+us")], "");  // StreamSync has no n:512 row without k
+  EXPECT_EQ(row(t, "512")[column(t, "+us", 1)], "+8.000");
+}
+
 }  // namespace
 }  // namespace sync_summary
