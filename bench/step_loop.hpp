@@ -102,6 +102,15 @@ using StepFunction = std::function<void(std::int64_t)>;
 
 inline constexpr int kAnatomyWarmupSteps = 2;
 
+// Detaches CUPTI when a step of the anatomy pass throws, so that no later benchmark is timed with
+// it attached; disarmed (trace = nullptr) once the steps are done.
+struct AbandonTraceOnThrow {
+  ActivityTrace* trace;
+  ~AbandonTraceOnThrow() {
+    if (trace) trace->abandon();
+  }
+};
+
 struct LoopConfig {
   int warmup_steps = 3;
   int sizing_steps = 3;
@@ -231,29 +240,39 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   }
 
   // Step anatomy: a few more steps, untimed, from an idle GPU (as a batch starts), recorded by
-  // CUPTI's activity API. A failure costs the benchmark its anatomy counters, not its numbers.
+  // CUPTI's activity API. A CUPTI failure costs the benchmark its anatomy counters, not its
+  // numbers; a step that fails its own check fails the benchmark, as in the timed rounds.
   if (ActivityTrace* trace = activity_trace(); trace && stats.steps > 0) {
     const std::int64_t steps = std::clamp<std::int64_t>(stats.batch, 2, config.anatomy_steps);
+    CUDA_CHECK(cudaDeviceSynchronize());
     try {
-      CUDA_CHECK(cudaDeviceSynchronize());
-      std::vector<std::uint64_t> starts;
-      starts.reserve(static_cast<std::size_t>(steps));
       trace->begin();
+    } catch (const std::exception& e) {
+      trace->abandon();
+      stats.anatomy_error = e.what();
+    }
+    if (stats.anatomy_error.empty()) {
+      AbandonTraceOnThrow guard{trace};
       // CUPTI instruments a call path the first time it is traced (milliseconds on the H100):
       // two steps absorb that before the recorded ones, which start on an idle GPU again.
       for (int w = 0; w < kAnatomyWarmupSteps; ++w) step(i++);
       CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<std::uint64_t> starts;
+      starts.reserve(static_cast<std::size_t>(steps));
       for (std::int64_t a = 0; a < steps; ++a) {
         starts.push_back(ActivityTrace::now_ns());
         step(i++);
       }
       const std::uint64_t host_end = ActivityTrace::now_ns();
       CUDA_CHECK(cudaDeviceSynchronize());
-      stats.anatomy_trace = trace->end(starts, host_end);
-      stats.anatomy = analyze(stats.anatomy_trace);
-    } catch (const std::exception& e) {
-      trace->abandon();
-      stats.anatomy_error = e.what();
+      guard.trace = nullptr;
+      try {
+        stats.anatomy_trace = trace->end(starts, host_end);
+        stats.anatomy = analyze(stats.anatomy_trace);
+      } catch (const std::exception& e) {
+        trace->abandon();
+        stats.anatomy_error = e.what();
+      }
     }
   }
 
