@@ -27,7 +27,8 @@ inline double median(const std::vector<double>& v) {
 }
 
 inline double minimum(const std::vector<double>& v) {
-  return v.empty() ? std::numeric_limits<double>::quiet_NaN() : *std::min_element(v.begin(), v.end());
+  return v.empty() ? std::numeric_limits<double>::quiet_NaN()
+                   : *std::min_element(v.begin(), v.end());
 }
 
 // Half the width of the ~95% confidence interval of the median, from order statistics: the

@@ -252,8 +252,8 @@ int run_sync_map(const std::string& prefix) {
   }
   std::fputs(md.str().c_str(), stdout);
   if (!prefix.empty()) {
-    for (const auto& [path, text] : {std::pair{prefix + ".md", md.str()},
-                                     std::pair{prefix + ".json", json.dump(2) + "\n"}}) {
+    for (const auto& [path, text] :
+         {std::pair{prefix + ".md", md.str()}, std::pair{prefix + ".json", json.dump(2) + "\n"}}) {
       std::ofstream file(path);
       file << text;
       file.close();

@@ -76,7 +76,8 @@ void run(benchmark::State& state, const Spec& spec) {
     case Pattern::Async: {  // no read at all: the loop's throughput ceiling
       LoopConfig config;
       config.step_is_async = true;
-      stats = run_timed_steps(state, stream, [&](std::int64_t) { train_step(); }, config);
+      stats = run_timed_steps(
+          state, stream, [&](std::int64_t) { train_step(); }, config);
       break;
     }
     case Pattern::ItemEveryStep:  // loss.item() every step: the host waits for every step

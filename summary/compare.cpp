@@ -7,8 +7,8 @@
 
 #include "errors.hpp"
 #include "format_number.hpp"
-#include "statistics.hpp"
 #include "run_info.hpp"
+#include "statistics.hpp"
 
 namespace sync_summary {
 namespace {
@@ -68,8 +68,8 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
     return;
   }
   c.gated = false;
-  c.gate = gb.valid() ? "not gated: host-bound (moves with the host CPU)"
-                      : "not gated: bound unknown";
+  c.gate =
+      gb.valid() ? "not gated: host-bound (moves with the host CPU)" : "not gated: bound unknown";
 }
 
 Verdict judge(Comparison& c, const Bench& b, const Bench& n, const CompareOptions& o) {
@@ -243,10 +243,10 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   t.header = {"benchmark", "gate", "base", "new", "change", "limit", "p-value", "reps", "verdict"};
   t.align = {Align::left,  Align::left,  Align::right, Align::right, Align::right,
              Align::right, Align::right, Align::right, Align::left};
-  doc.tidy.header = {"benchmark",   "time_unit",  "metric",        "gate",
-                     "base_median", "new_median", "change_pct",    "delta",
-                     "noise",       "limit",      "p_value",       "u_method",
-                     "base_repetitions",          "new_repetitions", "verdict"};
+  doc.tidy.header = {
+      "benchmark",        "time_unit",       "metric", "gate",  "base_median", "new_median",
+      "change_pct",       "delta",           "noise",  "limit", "p_value",     "u_method",
+      "base_repetitions", "new_repetitions", "verdict"};
   for (const Comparison& c : res.rows) {
     const std::string p = c.has_utest ? fmt_p(c.utest.p) : "no test";
     const std::string method =

@@ -39,10 +39,10 @@ struct Comparison {
   std::string gate;    // why it is gated or not
   bool gated = true;
   Summary base, next;
-  double change = 0.0;     // (new - old) / |old|, a fraction
-  double delta = 0.0;      // new - old, in the metric's unit
-  double noise = kNaN;     // standard error of new - old medians, in the metric's unit
-  double limit = 0.0;      // |delta| beyond this is a change
+  double change = 0.0;  // (new - old) / |old|, a fraction
+  double delta = 0.0;   // new - old, in the metric's unit
+  double noise = kNaN;  // standard error of new - old medians, in the metric's unit
+  double limit = 0.0;   // |delta| beyond this is a change
   bool has_utest = false;
   UTest utest;
   Verdict verdict = Verdict::unchanged;
@@ -56,9 +56,9 @@ struct CompareResult {
   std::size_t regressions = 0;
   std::size_t improvements = 0;
   std::size_t gated = 0;
-  std::size_t newly_failed = 0;  // ok in BASE, failed in NEW: counted as regressions
+  std::size_t newly_failed = 0;    // ok in BASE, failed in NEW: counted as regressions
   bool single_repetition = false;  // a side had one repetition: no noise estimate, no U test
-  bool few_repetitions = false;  // some U test ran on fewer than 9 repetitions a side
+  bool few_repetitions = false;    // some U test ran on fewer than 9 repetitions a side
 };
 
 // Minimum repetitions a side for the U test, and report.py's advice for reliable results.

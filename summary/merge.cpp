@@ -21,9 +21,9 @@ using Json = nlohmann::ordered_json;
 
 // What must be the same in every merged run: the machine and how it waited. (The date, the load
 // and the build's version string may differ.)
-constexpr const char* kSameContext[] = {"gpu_name",       "gpu_cc",           "driver_version",
-                                        "runtime_version", "nvml_driver_version", "host_wait_mode",
-                                        "cpu_model",      "sync_accounting"};
+constexpr const char* kSameContext[] = {
+    "gpu_name",       "gpu_cc",    "driver_version", "runtime_version", "nvml_driver_version",
+    "host_wait_mode", "cpu_model", "sync_accounting"};
 
 // Fields of a row that are not measurements.
 bool is_bookkeeping(const std::string& key) {
@@ -77,9 +77,10 @@ Json aggregate_row(const Json& first, const std::string& name, const std::string
   a["iterations"] = n;
   for (const std::string& f : fields) {
     const Spread s = describe(values.at(f));
-    const double v = stat == "mean" ? s.mean : stat == "median" ? s.median
-                                           : stat == "stddev"   ? s.stddev
-                                                                : s.cv;
+    const double v = stat == "mean"     ? s.mean
+                     : stat == "median" ? s.median
+                     : stat == "stddev" ? s.stddev
+                                        : s.cv;
     a[f] = std::isfinite(v) ? Json(v) : Json("NaN");
     if (f == "cpu_time" && first.contains("time_unit")) a["time_unit"] = first["time_unit"];
   }
@@ -97,7 +98,8 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
       if (context_text(runs[r], key) != context_text(runs[0], key))
         throw InputError("merge: " + inputs[r] + " differs from " + inputs[0] + " in " + key +
                          " ('" + context_text(runs[r], key) + "' vs '" +
-                         context_text(runs[0], key) + "'): runs from different machines or "
+                         context_text(runs[0], key) +
+                         "'): runs from different machines or "
                          "settings are compared, not merged");
 
   // The rows of each benchmark, in the first run's order; every run must have the same set.
@@ -144,7 +146,8 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
       row["repetitions"] = reps.size();
       row["repetition_index"] = i;
       any_failed = any_failed || failed(row);
-      for (const std::string& f : fields) values[f].push_back(row.contains(f) ? number(row[f]) : kNaN);
+      for (const std::string& f : fields)
+        values[f].push_back(row.contains(f) ? number(row[f]) : kNaN);
       merged["benchmarks"].push_back(row);
     }
     if (any_failed || reps.size() < 2) continue;  // as Google Benchmark: no aggregates then

@@ -147,18 +147,17 @@ TEST(ParseOptions, TakesAnInjectionAndItsFilterInEitherOrder) {
 }
 
 TEST(ParseOptions, RejectsMalformedMeasurementFlags) {
-  for (const char* bad :
-       {"--sync_min_rounds=0", "--sync_min_rounds=x", "--sync_max_time=-1", "--sync_max_time=",
-        "--sync_max_noise=0", "--benchmark_min_time=100x", "--benchmark_min_time=0",
-        "--sync_inject=host", "--sync_inject=cpu:1us", "--sync_inject=host:-1us",
-        "--sync_inject=gpu:abc%", "--sync_inject_filter=(", "--sync_max_time=nan"}) {
+  for (const char* bad : {"--sync_min_rounds=0", "--sync_min_rounds=x", "--sync_max_time=-1",
+                          "--sync_max_time=", "--sync_max_noise=0", "--benchmark_min_time=100x",
+                          "--benchmark_min_time=0", "--sync_inject=host", "--sync_inject=cpu:1us",
+                          "--sync_inject=host:-1us", "--sync_inject=gpu:abc%",
+                          "--sync_inject_filter=(", "--sync_max_time=nan"}) {
     Argv a({"sync_bench", bad});
     int argc = a.argc();
     Options o;
     std::string error;
     EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
-    EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))),
-              std::string::npos)
+    EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))), std::string::npos)
         << "the error names the flag: " << error;
   }
 }
