@@ -5,6 +5,8 @@
 #include <ctime>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+
 namespace sync_bench {
 namespace {
 
@@ -21,21 +23,18 @@ std::string utc_now() {
 
 }  // namespace
 
-AnatomyTimeline::AnatomyTimeline(std::string path, std::string gpu_name)
-    : path_(std::move(path)), gpu_name_(std::move(gpu_name)) {}
+AnatomyTimeline::AnatomyTimeline(std::string path, ContextFields context)
+    : path_(std::move(path)), context_(std::move(context)) {}
 
 void AnatomyTimeline::add(const std::string& benchmark, const AnatomyTrace& trace) {
   entries_.push_back(timeline_json(benchmark, trace));
 }
 
 bool AnatomyTimeline::write(std::string* error) const {
+  nlohmann::json context = {{"date", utc_now()}};
+  for (const auto& [key, value] : context_) context[key] = value;
   std::ofstream out(path_);
-  // The GPU name comes from the driver: printable ASCII, but escape quotes all the same.
-  std::string gpu;
-  for (const char c : gpu_name_)
-    gpu += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-  out << "{\"sync_bench_timeline\": 1,\n\"context\": {\"gpu_name\": \"" << gpu << "\", \"date\": \""
-      << utc_now() << "\"},\n\"benchmarks\": [";
+  out << "{\"sync_bench_timeline\": 1,\n\"context\": " << context.dump() << ",\n\"benchmarks\": [";
   for (std::size_t i = 0; i < entries_.size(); ++i) out << (i ? ",\n" : "\n") << entries_[i];
   out << "\n]}\n";
   out.close();

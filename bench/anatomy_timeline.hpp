@@ -8,18 +8,21 @@
 #include <vector>
 
 #include "anatomy.hpp"
+#include "device_info.hpp"
 
 namespace sync_bench {
 
 class AnatomyTimeline {
  public:
-  AnatomyTimeline(std::string path, std::string gpu_name);
+  // context: the run's device facts (gpu_name among them), copied into the file.
+  AnatomyTimeline(std::string path, ContextFields context);
   void add(const std::string& benchmark, const AnatomyTrace& trace);
   // Writes the file; false with *error when it cannot be written.
   bool write(std::string* error) const;
 
  private:
-  std::string path_, gpu_name_;
+  std::string path_;
+  ContextFields context_;
   std::vector<std::string> entries_;
 };
 

@@ -74,8 +74,8 @@ int choose_device(const sync_bench::Options& options) {
 
 // Context fields, the shared benchmark context and (if asked for) CUPTI sync accounting.
 void prepare_run(const sync_bench::Options& options) {
-  for (const auto& [key, value] : sync_bench::device_context(options.device))
-    benchmark::AddCustomContext(key, value);
+  const sync_bench::ContextFields context = sync_bench::device_context(options.device);
+  for (const auto& [key, value] : context) benchmark::AddCustomContext(key, value);
   std::string accounting = "off";
   if (options.sync_accounting) {
     std::string why;
@@ -92,14 +92,9 @@ void prepare_run(const sync_bench::Options& options) {
     sync_bench::set_activity_trace(std::move(trace));
   }
   benchmark::AddCustomContext("anatomy", anatomy);
-  if (!options.anatomy_timeline.empty() && sync_bench::activity_trace()) {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+  if (!options.anatomy_timeline.empty() && sync_bench::activity_trace())
     sync_bench::set_anatomy_timeline(
-        std::make_unique<sync_bench::AnatomyTimeline>(options.anatomy_timeline, prop.name));
-  }
+        std::make_unique<sync_bench::AnatomyTimeline>(options.anatomy_timeline, context));
   sync_bench::create_bench_context(options.device);
 }
 

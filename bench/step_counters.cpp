@@ -15,6 +15,7 @@ namespace {
 // gpu_bound (from the probe) uses the anatomy's kGpuBoundShare: a step is GPU-bound when the GPU
 // is busy with its work for at least that share of it; then a faster or slower host moves its
 // time little, and its time reproduces from host to host.
+//
 // How far the anatomy pass's step may be from the timed step before the label says so.
 constexpr double kAnatomyTolerance = 0.10;
 
@@ -31,13 +32,12 @@ void report_anatomy(benchmark::State& state, const StepAnatomy& a, double step_s
   state.counters["anatomy_gpu_ops"] = a.gpu_activities;
   state.counters["anatomy_blocking_calls"] = a.blocking_calls;
   state.counters["anatomy_api_calls"] = a.api_calls;
-  if (step_seconds > 0.0)
-    state.counters["anatomy_gap_pct"] =
-        (a.step_us - step_seconds * 1e6) / (step_seconds * 1e6) * 100;
   *label += std::string(label->empty() ? "" : " ") + "bound: " + std::string(name(a.bound));
+  if (step_seconds <= 0.0) return;
   // The anatomy pass is a separate, shorter run of the steps: say where it is far from the timing.
   const double gap = (a.step_us - step_seconds * 1e6) / (step_seconds * 1e6);
-  if (step_seconds > 0.0 && std::abs(gap) > kAnatomyTolerance) {
+  state.counters["anatomy_gap_pct"] = gap * 100;
+  if (std::abs(gap) > kAnatomyTolerance) {
     char text[64];
     std::snprintf(text, sizeof(text), " (anatomy step %+.0f%% off the timed step)", gap * 100);
     *label += text;

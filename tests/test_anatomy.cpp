@@ -18,27 +18,12 @@ namespace {
 
 TraceEvent host(const char* name, double start, double end, bool blocking, std::uint32_t corr = 0,
                 const char* kind = "runtime") {
-  TraceEvent e;
-  e.lane = Lane::host;
-  e.name = name;
-  e.kind = kind;
-  e.start_us = start;
-  e.end_us = end;
-  e.blocking = blocking;
-  e.correlation = corr;
-  return e;
+  return TraceEvent{Lane::host, name, kind, start, end, blocking, corr};
 }
 
 TraceEvent gpu(const char* name, double start, double end, std::uint32_t corr,
                const char* kind = "kernel") {
-  TraceEvent e;
-  e.lane = Lane::gpu;
-  e.name = name;
-  e.kind = kind;
-  e.start_us = start;
-  e.end_us = end;
-  e.correlation = corr;
-  return e;
+  return TraceEvent{Lane::gpu, name, kind, start, end, false, corr};
 }
 
 // Two steps of "launch (3 us), then cudaDeviceSynchronize": the kernel runs 1 us, 2 us after its
