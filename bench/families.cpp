@@ -73,6 +73,7 @@ void register_all_families() {
   register_multi_stream();
   register_train_loop();
   register_multi_gpu();
+  register_data_parallel();
 }
 
 }  // namespace sync_bench

@@ -32,6 +32,7 @@ void register_sync_every();
 void register_multi_stream();
 void register_train_loop();
 void register_multi_gpu();
+void register_data_parallel();  // MultiGpu/DataParallel (data_parallel.hpp)
 
 // The GPUs MultiGpu runs on, from --device and --devices (cli.hpp): set by main before the
 // benchmarks run; resolved against the visible devices only when a MultiGpu benchmark runs.

@@ -16,6 +16,7 @@
 #include "bench_context.hpp"
 #include "cli.hpp"
 #include "cuda_check.hpp"
+#include "data_parallel.hpp"
 #include "device_info.hpp"
 #include "end_state_reporter.hpp"
 #include "families.hpp"
@@ -84,6 +85,7 @@ void prepare_run(const sync_bench::Options& options) {
     sync_bench::set_sync_accounting(std::move(subscription));
   }
   benchmark::AddCustomContext("sync_accounting", accounting);
+  benchmark::AddCustomContext("nccl", sync_bench::prepare_nccl());
   std::string anatomy = "off";
   if (options.anatomy) {
     std::string why;

@@ -2,6 +2,8 @@
 
 #include <cupti.h>
 #include <cxxabi.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <mutex>
@@ -36,7 +38,8 @@ struct RawRecord {
   std::string name, kind;
   std::uint64_t start, end;
   std::uint32_t correlation;
-  bool pageable;  // a copy with a pageable host side
+  bool pageable;           // a copy with a pageable host side
+  std::uint32_t thread{};  // host records: the calling thread (its system id)
 };
 
 // CUPTI hands buffers back through plain functions, possibly on its own thread.
@@ -93,7 +96,8 @@ RawRecord parse(const CUpti_Activity* record, bool* known) {
               a->start,
               a->end,
               a->correlationId,
-              false};
+              false,
+              a->threadId};
     }
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
     case CUPTI_ACTIVITY_KIND_KERNEL: {
@@ -185,6 +189,9 @@ void ActivityTrace::begin() {
   // Registered again each time: cuptiFinalize in end() forgot them.
   cupti_check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed),
               "cuptiActivityRegisterCallbacks");
+  // Host records name their thread by its system id, so that end() keeps this thread's only.
+  cupti_check(cuptiSetThreadIdType(CUPTI_ACTIVITY_THREAD_ID_TYPE_SYSTEM), "cuptiSetThreadIdType");
+  owner_thread_ = static_cast<std::uint32_t>(syscall(SYS_gettid));
   for (const CUpti_ActivityKind kind : kKinds)
     cupti_check(cuptiActivityEnable(kind), "cuptiActivityEnable");
 }
@@ -226,6 +233,9 @@ AnatomyTrace ActivityTrace::end(const std::vector<std::uint64_t>& step_starts_ns
   trace.host_end_us = us(host_end_ns);
   for (RawRecord& r : records) {
     if (r.end < t0) continue;  // before the first step (enabling CUPTI itself)
+    // Another thread's calls (the other ranks of a one-thread-per-GPU step) are not the step's
+    // host path; its GPU work stays in the GPU lane.
+    if (r.lane == Lane::host && r.thread != owner_thread_) continue;
     TraceEvent e;
     e.lane = r.lane;
     e.start_us = us(r.start);

@@ -25,7 +25,9 @@ class ActivityTrace {
   // CUPTI's clock, the one its records use (ns).
   static std::uint64_t now_ns();
 
-  void begin();  // clears what was recorded and enables the activity kinds
+  // Clears what was recorded and enables the activity kinds. The host lane keeps the calls of the
+  // thread that calls begin() (the benchmark's); the GPU lane keeps every device's work.
+  void begin();
   // Disables them, flushes CUPTI's buffers and turns what was recorded into a trace of the steps
   // that began at step_starts_ns (host_end_ns: the host returned from the last). The caller has
   // waited for the GPU. Throws std::runtime_error when a CUPTI call fails or records were dropped.
@@ -35,6 +37,7 @@ class ActivityTrace {
 
  private:
   ActivityTrace() = default;
+  std::uint32_t owner_thread_ = 0;  // begin()'s caller, by its system thread id
 };
 
 // The process-wide recorder main() set up; nullptr when the anatomy is off or unavailable.

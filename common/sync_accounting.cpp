@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <thread>
 #include <vector>
 
 namespace sync_bench {
@@ -68,11 +69,15 @@ struct SyncAccounting::Impl {
   SyncCounts counts;
   Clock::time_point entered;  // calls being watched do not nest
   bool watched_call_blocks = false;
+  // The thread that called begin(): the benchmark's. Other threads' calls (the other ranks of a
+  // one-thread-per-GPU step) are not this step's host path and are not counted.
+  std::thread::id owner;
 
   static void CUPTIAPI callback(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId cbid,
                                 const void* data) {
     if (domain != CUPTI_CB_DOMAIN_RUNTIME_API) return;
     auto* self = static_cast<Impl*>(userdata);
+    if (std::this_thread::get_id() != self->owner) return;
     const auto* info = static_cast<const CUpti_CallbackData*>(data);
     if (info->callbackSite == CUPTI_API_ENTER) {
       self->watched_call_blocks = true;
@@ -136,6 +141,7 @@ SyncAccounting::~SyncAccounting() {
 
 void SyncAccounting::begin() {
   impl_->counts = SyncCounts{};
+  impl_->owner = std::this_thread::get_id();
   std::string why;
   if (!impl_->subscribe(&why) || !impl_->enable(true))
     std::fprintf(stderr, "sync_bench: sync accounting could not start: %s\n", why.c_str());

@@ -30,7 +30,7 @@ class SyncAccounting {
   SyncAccounting(const SyncAccounting&) = delete;
   SyncAccounting& operator=(const SyncAccounting&) = delete;
 
-  void begin();      // clears the counts, subscribes and enables the callbacks
+  void begin();      // clears the counts, subscribes and enables the callbacks (this thread's)
   SyncCounts end();  // unsubscribes and returns what the callbacks saw since begin()
 
   // "cudaStreamSynchronize x1, cudaMemcpyAsync(pageable) x1" per step, or "none".

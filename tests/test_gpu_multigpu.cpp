@@ -2,7 +2,9 @@
 // CUDA_VISIBLE_DEVICES): every MultiGpu benchmark is skipped with its reason and the run exits 0.
 // With two or more: every benchmark runs and validates, and the numbers have the expected shape:
 // an event dependency costs less than a host round trip, a peer copy beats staging through host
-// memory, and a per-device sync has a positive cost.
+// memory, a per-device sync has a positive cost, and in a data-parallel step (NCCL) reading the
+// loss every step costs more than every tenth step, with one blocking call per read on the
+// benchmark's own thread (the other ranks' threads are not counted).
 
 #include <gtest/gtest.h>
 
@@ -22,7 +24,7 @@ namespace {
 
 using Rows = std::map<std::string, nlohmann::json>;
 
-constexpr std::size_t kMultiGpuBenchmarks = 20;
+constexpr std::size_t kMultiGpuBenchmarks = 26;
 
 int visible_devices() {
   int count = 0;
@@ -178,6 +180,43 @@ TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
     expect_ran(rows, stem + "2");
     for (const char* k : {"4", "8"})
       expect_skipped(rows, stem + k, std::string("needs ") + k + " CUDA devices");
+  }
+}
+
+TEST(GpuMultiGpu, DataParallelStepsRunValidatedAndReadsCostWhatTheyRead) {
+  SKIP_WITHOUT_GPU();
+  const int count = visible_devices();
+  if (count < 2) GTEST_SKIP() << "needs two CUDA devices; " << count << " visible (skipped)";
+  const Rows rows = run_rows("NCCL_NVLS_ENABLE=0",
+                             "--benchmark_filter='^MultiGpu/DataParallel/' "
+                             "--benchmark_min_time=0.02");
+  print_rows(rows);
+  ASSERT_EQ(rows.size(), 6u);
+  const auto it = rows.find("MultiGpu/DataParallel/no_read/bf16/cublaslt/n:1024");
+  ASSERT_NE(it, rows.end());
+  const std::string skip = skip_reason(it->second);
+  if (skip.find("built without NCCL") != std::string::npos) GTEST_SKIP() << skip;
+  for (const char* n : {"1024", "4096"}) {
+    const std::string stem = std::string("MultiGpu/DataParallel/");
+    const std::string never = stem + "no_read/bf16/cublaslt/n:" + n;
+    const std::string each = stem + "loss_read/bf16/cublaslt/n:" + n + "/every:1";
+    const std::string tenth = stem + "loss_read/bf16/cublaslt/n:" + n + "/every:10";
+    for (const std::string& name : {never, each, tenth}) {
+      expect_ran(rows, name);
+      EXPECT_EQ(field(rows, name, "devices"), 2) << name;
+      EXPECT_GT(field(rows, name, "TFLOPS"), 0.0) << name;
+    }
+    EXPECT_EQ(field(rows, never, "reads_per_step"), 0.0);
+    EXPECT_EQ(field(rows, each, "reads_per_step"), 1.0);
+    EXPECT_DOUBLE_EQ(field(rows, tenth, "reads_per_step"), 0.1);
+    // Paired with the step that never reads: a read every step waits for the whole step (GEMM
+    // and all-reduce) each time; every tenth step, a tenth as often.
+    EXPECT_GT(field(rows, each, "overhead_us"), 0.0) << each;
+    EXPECT_GT(field(rows, each, "overhead_us"), field(rows, tenth, "overhead_us")) << n;
+    // Sync accounting sees rank 0's thread only: one blocking call (the read's stream sync) per
+    // read, none without reads, although every rank reads.
+    EXPECT_NEAR(field(rows, each, "syncs_per_step"), 1.0, 1e-9) << each;
+    EXPECT_NEAR(field(rows, never, "syncs_per_step"), 0.0, 1e-9) << never;
   }
 }
 

@@ -1,6 +1,7 @@
-// The MultiGpu family as --benchmark_list_tests shows it, on any machine: the documented matrix,
-// built here independently of the registration code, names that follow the grammar, and the
-// --devices flag's refusals (made before the GPU is looked for). No GPU is needed.
+// The MultiGpu family as --benchmark_list_tests shows it, on any machine (DataParallel too, with
+// or without NCCL): the documented matrix, built here independently of the registration code,
+// names that follow the grammar, and the --devices flag's refusals (made before the GPU is looked
+// for). No GPU is needed.
 
 #include <gtest/gtest.h>
 
@@ -31,13 +32,19 @@ std::set<std::string> documented_matrix() {
     for (int k : {2, 4, 8})
       names.insert(std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k) +
                    "/manual_time");
+  for (const char* n : {"1024", "4096"}) {
+    const std::string stem = "MultiGpu/DataParallel/";
+    names.insert(stem + "no_read/bf16/cublaslt/n:" + n + "/manual_time");
+    for (const char* every : {"1", "10"})
+      names.insert(stem + "loss_read/bf16/cublaslt/n:" + n + "/every:" + every + "/manual_time");
+  }
   return names;
 }
 
 TEST(MultiGpuNames, ListsTheDocumentedMatrixWithoutAGpu) {
   const std::vector<std::string> names = multi_gpu();
   const std::set<std::string> unique(names.begin(), names.end());
-  EXPECT_EQ(names.size(), 20u);
+  EXPECT_EQ(names.size(), 26u);
   EXPECT_EQ(unique.size(), names.size()) << "duplicate names";
   EXPECT_EQ(unique, documented_matrix());
 }
@@ -50,7 +57,8 @@ TEST(MultiGpuNames, NamesFollowTheGrammar) {
   const std::regex own(
       "MultiGpu/(CrossDevice/(event_wait|host_wait)|"
       "PeerCopy/(peer_on|peer_off|staged)/bytes:[0-9]+|"
-      "SyncAll/(device_sync_each|event_each)/devices:[0-9]+)/manual_time");
+      "SyncAll/(device_sync_each|event_each)/devices:[0-9]+|"
+      "DataParallel/(no_read|loss_read)/bf16/cublaslt/n:[0-9]+(/every:[0-9]+)?)/manual_time");
   const std::vector<std::string> names = multi_gpu();
   ASSERT_FALSE(names.empty());
   for (const auto& name : names) {
