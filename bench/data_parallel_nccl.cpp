@@ -215,6 +215,7 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
   }
 
   LoopConfig config;
+  config.settle = [&] { threads.finish(); };
   if (c.every > 0)
     config.baseline = [&](std::int64_t i) { on_every_rank(i, kBaseline); };
   else

@@ -130,6 +130,10 @@ struct LoopConfig {
   // step itself is such work. Without either, the benchmark reports no gpu_busy_us/gpu_bound.
   StepFunction gpu_work;
   bool step_is_async = false;
+  // For a step that other threads run parts of (DataParallel's ranks): returns once they have
+  // returned from every CUDA call of the steps so far. Called before CUPTI attaches or detaches
+  // for the untimed passes, which must not happen while another thread is inside a CUDA call.
+  std::function<void()> settle;
 };
 
 using StepClock = std::chrono::steady_clock;
@@ -229,13 +233,18 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     state.SetIterationTime(stats.step);
   }
 
+  auto settle = [&config] {
+    if (config.settle) config.settle();
+  };
   // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
   if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
     stats.accounted_steps = std::clamp<std::int64_t>(stats.batch, 2, config.accounting_steps);
+    settle();
     accounting->begin();
     const auto host0 = StepClock::now();
     for (std::int64_t a = 0; a < stats.accounted_steps; ++a) step(i++);
     stats.accounted_host_seconds = std::chrono::duration<double>(StepClock::now() - host0).count();
+    settle();
     stats.syncs = accounting->end();
   }
 
@@ -245,6 +254,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   if (ActivityTrace* trace = activity_trace(); trace && stats.steps > 0) {
     const std::int64_t steps = std::clamp<std::int64_t>(stats.batch, 2, config.anatomy_steps);
     CUDA_CHECK(cudaDeviceSynchronize());
+    settle();
     try {
       trace->begin();
     } catch (const std::exception& e) {
@@ -265,6 +275,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       }
       const std::uint64_t host_end = ActivityTrace::now_ns();
       CUDA_CHECK(cudaDeviceSynchronize());
+      settle();
       guard.trace = nullptr;
       try {
         stats.anatomy_trace = trace->end(starts, host_end);
