@@ -238,7 +238,7 @@ void print_usage() {
       "  [--benchmark_min_time=<s>]    at least this much timed GPU time (default 0.02)\n"
       "  [--sync_min_rounds=<n>]       and at least n rounds (default 8)\n"
       "  [--sync_max_noise=<pct>]      then stop once the median is known to within pct %%\n"
-      "                                (95%% confidence; default 1)\n"
+      "                                (95%% confidence; default 2)\n"
       "  [--sync_max_time=<s>]         or once this much timed GPU time is spent (default 0.1)\n"
       "\n"
       "Proof by injection (off by default; the benchmark's label says INJECTED):\n"

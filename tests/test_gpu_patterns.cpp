@@ -78,7 +78,10 @@ TEST(GpuPatterns, ScalarReadOnBigGemmTakesAtLeastTheGemm) {
   const double gemm = t.at("BigGemm/Async/bf16/cublas/n:8192");
   const double read = t.at("BigGemm/ScalarRead/pinned/bf16/cublas/n:8192");
   EXPECT_GT(gemm, 100.0) << "an 8192 GEMM takes over 100 us on any GPU";
-  EXPECT_GE(read, 0.99 * gemm);
+  // A read that did not wait for the GEMM would take microseconds. The margin is the power cap's:
+  // with a sync between steps the GPU idles a few us each step and its clock rises, so the GEMM
+  // runs faster than back to back (1466 against 1566 us per step on one H100, 2026-11-23).
+  EXPECT_GE(read, 0.8 * gemm);
 }
 
 // Iteration rows by name (without /manual_time).
@@ -127,9 +130,12 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
               r.at("NullKernel/DeviceSync").at("real_time").get<double>(), 0.5 * overhead);
   EXPECT_GT(at(r, "NullKernel/ScalarRead/pinned", "overhead_us"), overhead)
       << "a read is a sync plus a copy";
-  // On an 8192 GEMM the sync is a few us in over a millisecond, whatever the clocks did.
+  // On an 8192 GEMM the sync is a few us in over a millisecond. Paired, the overhead measured
+  // 0.5-4.1% of the step over four H100 machines (the clock after each sync's idle gap differs
+  // from machine to machine); measured one batch after the other it was +11%, the power cap's
+  // drift, which this bound is here to catch.
   const std::string big = "BigGemm/DeviceSync/bf16/cublas/n:8192";
-  EXPECT_LT(std::abs(at(r, big, "overhead_us")), 0.03 * r.at(big).at("real_time").get<double>());
+  EXPECT_LT(std::abs(at(r, big, "overhead_us")), 0.06 * r.at(big).at("real_time").get<double>());
 }
 
 TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly) {
