@@ -235,7 +235,7 @@ void print_usage() {
       "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"
       "How long each benchmark is measured (rounds of batches; see README, Method):\n"
-      "  [--benchmark_min_time=<s>]    at least this much timed GPU time (default 0.02)\n"
+      "  [--benchmark_min_time=<s>]    at least this much timed GPU time (default 0.01)\n"
       "  [--sync_min_rounds=<n>]       and at least n rounds (default 8)\n"
       "  [--sync_max_noise=<pct>]      then stop once the median is known to within pct %%\n"
       "                                (95%% confidence; default 2)\n"
