@@ -62,12 +62,21 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
 
 TEST(GpuPatterns, DeviceSyncCostsMoreThanAsyncOnSmallGemm) {
   SKIP_WITHOUT_GPU();
-  const auto t = times_us(run_sync_bench_json(
-      "--benchmark_filter='^SmallGemm/(Async|DeviceSync)/fp16/cublas/n:(128|512)/'"));
+  // Judged on the paired overhead (DeviceSync's rounds interleaved with the GEMM alone): the
+  // times of two rows measured one after the other can swap when a host hiccup covers one of them
+  // (Async 27.8 against DeviceSync 16.8 us at n=128 on an H100, 2026-11-23).
+  const auto run =
+      run_sync_bench_json("--benchmark_filter='^SmallGemm/DeviceSync/fp16/cublas/n:(128|512)/'");
   for (const char* n : {"128", "512"}) {
-    const std::string suffix = std::string("/fp16/cublas/n:") + n;
-    ASSERT_TRUE(t.count("SmallGemm/Async" + suffix) && t.count("SmallGemm/DeviceSync" + suffix));
-    EXPECT_GT(t.at("SmallGemm/DeviceSync" + suffix), t.at("SmallGemm/Async" + suffix)) << n;
+    const std::string name =
+        std::string("SmallGemm/DeviceSync/fp16/cublas/n:") + n + "/manual_time";
+    const nlohmann::json* row = nullptr;
+    for (const auto& b : run.at("benchmarks"))
+      if (b.at("name") == name) row = &b;
+    ASSERT_NE(row, nullptr) << name;
+    // A sync's round trip is microseconds on any GPU, and a step without it is no slower.
+    EXPECT_GT(row->value("overhead_us", 0.0), 1.0) << name;
+    EXPECT_GT(row->at("real_time").get<double>(), row->value("baseline_us", 0.0)) << name;
   }
 }
 
