@@ -72,6 +72,7 @@ bool parse_positive(std::string text, double* out, const char* suffix = "") {
 }  // namespace
 
 bool parse_options(int* argc, char** argv, Options* options, std::string* error) {
+  bool anatomy_given = false;
   int kept = 1;
   for (int i = 1; i < *argc; ++i) {
     const std::string arg = argv[i];
@@ -105,6 +106,7 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     if (flag == "--anatomy") {
       if (value != "on" && value != "off") return refuse("on or off");
       options->anatomy = value == "on";
+      anatomy_given = true;
       continue;
     }
     if (flag == "--anatomy_timeline") {
@@ -166,6 +168,8 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
   }
   *argc = kept;
   argv[kept] = nullptr;
+  // A timeline asks for the anatomy, unless --anatomy=off says otherwise (refused by main).
+  if (!options->anatomy_timeline.empty() && !anatomy_given) options->anatomy = true;
   // A minimum above the budget: the budget grows to it (min_time means "at least").
   options->stopping.max_seconds =
       std::max(options->stopping.max_seconds, options->stopping.min_seconds);
@@ -228,9 +232,10 @@ void print_usage() {
       "                                untimed pass after each benchmark (default on)\n"
       "  [--anatomy=on|off]            step anatomy with CUPTI's activity API, in an untimed pass\n"
       "                                after each benchmark: GPU active and idle, launch latency,\n"
-      "                                host time in calls and blocked, bound (default on)\n"
+      "                                host time in calls and blocked, bound (default off: it\n"
+      "                                perturbs later blocking-sync rows; see README)\n"
       "  [--anatomy_timeline=<file>]   also write each benchmark's recorded steps there, for\n"
-      "                                `sync_summary timeline` (needs --anatomy=on)\n"
+      "                                `sync_summary timeline` (turns the anatomy on)\n"
       "  [--sync_map[=<prefix>]]       instead of benchmarking, map which CUDA calls block the\n"
       "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"

@@ -20,7 +20,10 @@ struct Options {
   bool all_devices = false;
   WaitMode wait_mode = WaitMode::automatic;
   bool sync_accounting = true;
-  bool anatomy = true;           // --anatomy
+  // --anatomy; off unless asked for (or implied by --anatomy_timeline): with its CUPTI attach and
+  // detach around every benchmark, the blocking-sync event rows of later benchmarks measured
+  // 26-60 us instead of 24-30 (README, Step anatomy).
+  bool anatomy = false;
   std::string anatomy_timeline;  // --anatomy_timeline: where the recorded steps go (optional)
   bool sync_map = false;         // run the implicit-sync map instead of the benchmarks
   std::string sync_map_prefix;   // where it writes PREFIX.md and PREFIX.json (optional)

@@ -123,6 +123,27 @@ TEST(ParseOptions, TakesTheStoppingRuleAndMinTime) {
   EXPECT_STREQ(a.pointers[1], "--benchmark_filter=x");
 }
 
+// The anatomy is off unless asked for; a timeline asks for it, unless --anatomy=off (which main
+// then refuses with the reason, test_cli.cpp).
+TEST(ParseOptions, AnatomyIsOffUnlessAskedForOrATimelineIsWanted) {
+  const auto anatomy = [](std::vector<std::string> args) {
+    args.insert(args.begin(), "sync_bench");
+    Argv a(args);
+    int argc = a.argc();
+    Options o;
+    std::string error;
+    EXPECT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+    return o.anatomy;
+  };
+  EXPECT_FALSE(anatomy({}));
+  EXPECT_TRUE(anatomy({"--anatomy=on"}));
+  EXPECT_FALSE(anatomy({"--anatomy=off"}));
+  EXPECT_TRUE(anatomy({"--anatomy_timeline=t.json"}));
+  EXPECT_TRUE(anatomy({"--anatomy_timeline=t.json", "--anatomy=on"}));
+  EXPECT_FALSE(anatomy({"--anatomy=off", "--anatomy_timeline=t.json"}));
+  EXPECT_FALSE(anatomy({"--anatomy_timeline=t.json", "--anatomy=off"}));
+}
+
 TEST(ParseOptions, MinTimeAboveTheBudgetRaisesTheBudget) {
   Argv a({"sync_bench", "--benchmark_min_time=2"});
   int argc = a.argc();
