@@ -119,9 +119,10 @@ std::string cell_text(const Bench* b, const Summary& s) {
 Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {
   const std::vector<bool> shown = overhead_columns(g, metric);
   const bool overhead = any_of(shown);
-  const std::string title = g.title() + ": " + metric_title(metric) +
-                            (g.has_baseline ? ", overhead against Async"
-                                            : (overhead ? ", paired overhead against Async" : ""));
+  const std::string title =
+      g.title() + ": " + metric_title(metric) +
+      (g.has_baseline ? ", overhead against Async"
+                      : (overhead ? ", paired overhead against each pattern's baseline" : ""));
   if (wide(g)) {
     Table t = start_table(g, title, false);
     for (std::size_t c = 0; c < g.columns.size(); ++c) {
@@ -248,7 +249,8 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
       (metric == kRealTime ? ", the median GPU time per step (manual timing)" : "")};
   how.push_back(
       "+us and +%: the paired overhead where sync_bench measured one (overhead_us: the median "
-      "of per-round differences against Async in the same process; % of that Async baseline), "
+      "of per-round differences against the pattern's baseline in the same process: Async, or the "
+      "family's step without the sync; % of that baseline), "
       "else against the Async row of the same family, dtype, backend and args; "
       "speed-up: Eager time / time");
   // Anatomy tables for one run only: side by side, runs are compared on their timed steps.

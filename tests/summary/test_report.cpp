@@ -377,13 +377,13 @@ TEST(Report, FamilySplitsIntoPatternsWithUnrelatedArgs) {
       EXPECT_FALSE(std::all_of(r.begin(), r.end(), [](const auto& x) { return x.empty(); }))
           << t.title << ": an empty row";
   }
-  EXPECT_EQ(
-      titles,
-      (std::vector<std::string>{
-          "MultiGpu CrossDevice: time per step (us), paired overhead against Async",
-          "MultiGpu CrossDevice: step anatomy (us per step)", "MultiGpu PeerCopy: bandwidth (GB/s)",
-          "MultiGpu PeerCopy: step anatomy (us per step)", "MultiGpu SyncAll: time per step (us)",
-          "MultiGpu SyncAll: step anatomy (us per step)"}));
+  EXPECT_EQ(titles, (std::vector<std::string>{"MultiGpu CrossDevice: time per step (us), paired "
+                                              "overhead against each pattern's baseline",
+                                              "MultiGpu CrossDevice: step anatomy (us per step)",
+                                              "MultiGpu PeerCopy: bandwidth (GB/s)",
+                                              "MultiGpu PeerCopy: step anatomy (us per step)",
+                                              "MultiGpu SyncAll: time per step (us)",
+                                              "MultiGpu SyncAll: step anatomy (us per step)"}));
 
   const Table& cross = table(doc, titles[0]);
   EXPECT_EQ(cross.header,
@@ -416,6 +416,36 @@ TEST(Report, FamilySplitsIntoPatternsWithUnrelatedArgs) {
   EXPECT_EQ(row(problems, "MultiGpu/SyncAll/event_each/devices:4")[1], "skipped");
 }
 
+// MultiGpu/DataParallel (results/h200x2/dataparallel-1.json as it is): its rows have a dtype and
+// backend, so they make their own table beside the other MultiGpu groups, one row per (n, every);
+// the reads' +us and +% are their paired overhead against the step that never reads.
+TEST(Report, DataParallelRowsArePairedWithTheStepThatNeverReads) {
+  std::vector<RunData> runs;
+  runs.push_back(
+      digest(load_run(std::string(SYNC_SUMMARY_FIXTURES) + "/h200x2_dataparallel.json")));
+  assign_labels(runs, {});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t =
+      table(doc,
+            "MultiGpu bf16 cublaslt: time per step (us), paired overhead against each pattern's "
+            "baseline");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"n", "every", "DataParallel/no_read",
+                                                "DataParallel/loss_read", "+us", "+%"}));
+  ASSERT_EQ(t.rows.size(), 6u);
+  const Bench* each = runs[0].find("MultiGpu/DataParallel/loss_read/bf16/cublaslt/n:1024/every:1");
+  ASSERT_NE(each, nullptr);
+  const double overhead = each->summary("overhead_us").center;
+  EXPECT_EQ(t.rows[1],
+            (std::vector<std::string>{
+                "1024", "1", "", fmt_value(each->summary(kRealTime).center), fmt_signed(overhead),
+                fmt_percent(overhead / each->summary("baseline_us").center)}));
+  EXPECT_EQ(t.rows[1][4], "+18.91");
+  EXPECT_EQ(t.rows[0][0], "1024");
+  EXPECT_EQ(t.rows[0][1], "") << "the step that never reads has no every";
+  EXPECT_EQ(t.rows[0][4], "") << "nor an overhead of its own";
+  EXPECT_EQ(table(doc, "MultiGpu bf16 cublaslt: step anatomy (us per step)").rows.size(), 6u);
+}
+
 // Patterns that share an arg key stay in one table (SyncEvery: Fit has n, StreamSync n and k), as
 // does the Async baseline with its patterns; a family splits only where the args have nothing in
 // common.
@@ -441,8 +471,9 @@ TEST(Report, PatternsSharingAnArgStayTogether) {
 
   // No Async column: the paired overhead is shown where a pattern measured one.
   const Document doc = build_report(runs, ReportOptions{});
-  const Table& t =
-      table(doc, "SyncEvery fp16 cublas: time per step (us), paired overhead against Async");
+  const Table& t = table(
+      doc,
+      "SyncEvery fp16 cublas: time per step (us), paired overhead against each pattern's baseline");
   EXPECT_EQ(row(t, "512")[column(t, "+us")], "");  // StreamSync has no n:512 row without k
   EXPECT_EQ(row(t, "512")[column(t, "+us", 1)], "+8.000");
 }
