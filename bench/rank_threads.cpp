@@ -81,8 +81,9 @@ void RankThreads::fail(int rank, const std::string& what) {
     const std::lock_guard<std::mutex> lock(error_mutex_);
     if (error_.empty()) error_ = "rank " + std::to_string(rank) + ": " + what;
   }
-  failed_.store(true, std::memory_order_release);
+  // Abort first, then tell rank 0: once rank 0 sees the failure, what could block it is released.
   if (abort_) std::call_once(abort_once_, abort_);
+  failed_.store(true, std::memory_order_release);
 }
 
 void RankThreads::throw_if_failed() const {

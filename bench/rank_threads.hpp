@@ -44,7 +44,7 @@ class RankThreads {
   RankThreads& operator=(const RankThreads&) = delete;
 
   // Posts a command to every worker, in order. Throws std::runtime_error naming the rank when a
-  // worker has failed (it then runs nothing more).
+  // worker has failed (it then runs nothing more, and the abort hook has run).
   void post(const RankCommand& command);
   // Waits until every worker has run every command posted so far; throws as post() does.
   void finish();
