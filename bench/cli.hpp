@@ -22,7 +22,7 @@ struct Options {
   bool sync_accounting = true;
   // --anatomy; off unless asked for (or implied by --anatomy_timeline): with its CUPTI attach and
   // detach around every benchmark, the blocking-sync event rows of later benchmarks measured
-  // 26-60 us instead of 24-30 (README, Step anatomy).
+  // 50-72 us in about half of the processes instead of 18-30 (README, Step anatomy).
   bool anatomy = false;
   std::string anatomy_timeline;  // --anatomy_timeline: where the recorded steps go (optional)
   bool sync_map = false;         // run the implicit-sync map instead of the benchmarks
