@@ -2,24 +2,33 @@
 # The gate's false-alarm and detection rates from the runs of scripts/gate_runs.sh, one DIR per
 # device call: every clean run against every other (false alarms: any REGRESSION is one), and in
 # each DIR every injected run against that DIR's clean run (detection: the share of the gated rows
-# the cost was applied to that compare flags). Extra arguments go to sync_summary compare.
+# the cost was applied to that compare flags). A host cost counts only on rows whose step the host
+# paces, alone or taking turns with the GPU at a sync (compare's bound: host or sync); on a
+# GPU-bound step that never blocks the host the GPU's queue hides it, and those rows are listed
+# apart. Extra arguments go to sync_summary compare.
 #
 #   scripts/gate_rates.sh DIR1 DIR2 [DIR3...] [-- compare flags]
 set -uo pipefail
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
+# Where gate_runs.sh injects +1 us (kept in step with it).
+HOST1US_FAMILIES='^(NullKernel|SmallGemm|SyncEvery)/'
 dirs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do dirs+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 [ ${#dirs[@]} -ge 1 ] || { sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 2; }
 
 # REGRESSION verdicts of one comparison among the gated rows whose name matches $APPLIED (awk
-# regex), per kind of gate (paired overhead, GPU-bound time), with the rows not flagged.
+# regex), per kind of gate (paired overhead, GPU-bound time), with the rows not flagged; with
+# HOST_COST=1 the GPU-bound rows form a kind of their own.
 rates() {
-  "$summary" compare --format=csv "$@" 2>/dev/null | awk -F, -v applied="$APPLIED" '
+  "$summary" compare --format=csv "$@" 2>/dev/null | awk -F, -v applied="$APPLIED" \
+    -v host_cost="${HOST_COST:-0}" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
     $col["gate"] ~ /^not gated/ || $col["benchmark"] !~ applied { next }
     {
       kind = $col["gate"]
+      sub(/ \(host-adjusted.*/, "", kind)
+      if (host_cost && $col["bound"] == "gpu") kind = "GPU-bound, host cost hidden (not counted)"
       ++n[kind]
       if ($col["verdict"] == "REGRESSION") ++hit[kind]
       else missed[kind] = missed[kind] " " $col["benchmark"]
@@ -47,8 +56,10 @@ for d in "${dirs[@]}"; do
   for v in host1us host10 gpu10; do
     [ -r "$d/$v.json" ] || continue
     applied='.'
-    [ "$v" = host1us ] && applied='^(NullKernel|SmallGemm|SyncEvery|TrainLoop)/'
+    [ "$v" = host1us ] && applied="$HOST1US_FAMILIES"
+    host_cost=0
+    case "$v" in host*) host_cost=1 ;; esac
     printf '  %s %-8s ' "$d" "$v:"
-    APPLIED="$applied" rates "$@" "$d/clean.json" "$d/$v.json"
+    APPLIED="$applied" HOST_COST=$host_cost rates "$@" "$d/clean.json" "$d/$v.json"
   done
 done

@@ -28,7 +28,7 @@ run() {  # run NAME [sync_bench flags...]
   rm -rf "$dir/$name.json.d"
 }
 run clean
-run host1us --sync_inject=host:1us --sync_inject_filter='^(NullKernel|SmallGemm|SyncEvery|TrainLoop)/'
+run host1us --sync_inject=host:1us --sync_inject_filter='^(NullKernel|SmallGemm|SyncEvery)/'
 run host10 --sync_inject=host:10%
 run gpu10 --sync_inject=gpu:10%
 exit $status

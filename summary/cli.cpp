@@ -33,11 +33,7 @@ struct Options {
   std::string metric = std::string(kRealTime);
   std::vector<std::string> labels;
   bool metric_given = false;
-  double threshold = 5.0;
-  double alpha = 0.05;
-  Gate gate = Gate::reproducible;
-  double min_effect_us = 0.5;
-  double noise_k = 3.0;
+  CompareOptions compare;  // compare's flags beyond --metric
   std::vector<std::string> files;
   std::string output;     // merge and timeline --output
   std::size_t steps = 3;  // timeline --steps
@@ -45,8 +41,9 @@ struct Options {
 
 const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
-  static const std::set<std::string> compare = {"format", "filter", "threshold", "alpha",
-                                                "metric", "gate",   "noise-k",   "min-effect-us"};
+  static const std::set<std::string> compare = {
+      "format", "filter",  "threshold",     "alpha",     "metric",
+      "gate",   "noise-k", "min-effect-us", "max-noise", "host-adjust"};
   static const std::set<std::string> merge = {"output"};
   static const std::set<std::string> timeline = {"output", "filter", "steps"};
   if (command == "merge") return merge;
@@ -102,17 +99,23 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
   } else if (name == "labels") {
     o.labels = split_commas(value);
   } else if (name == "threshold") {
-    o.threshold = number_flag(c, name, value);
-    if (o.threshold < 0) usage(c, "--threshold must not be negative");
+    o.compare.threshold_pct = number_flag(c, name, value);
+    if (o.compare.threshold_pct < 0) usage(c, "--threshold must not be negative");
   } else if (name == "gate") {
     if (value != "reproducible" && value != "all") usage(c, "--gate is reproducible or all");
-    o.gate = value == "all" ? Gate::all : Gate::reproducible;
+    o.compare.gate = value == "all" ? Gate::all : Gate::reproducible;
   } else if (name == "noise-k") {
-    o.noise_k = number_flag(c, name, value);
-    if (o.noise_k < 0) usage(c, "--noise-k must not be negative");
+    o.compare.noise_k = number_flag(c, name, value);
+    if (o.compare.noise_k < 0) usage(c, "--noise-k must not be negative");
   } else if (name == "min-effect-us") {
-    o.min_effect_us = number_flag(c, name, value);
-    if (o.min_effect_us < 0) usage(c, "--min-effect-us must not be negative");
+    o.compare.min_effect_us = number_flag(c, name, value);
+    if (o.compare.min_effect_us < 0) usage(c, "--min-effect-us must not be negative");
+  } else if (name == "max-noise") {
+    o.compare.max_noise_pct = number_flag(c, name, value);
+    if (!(o.compare.max_noise_pct > 0)) usage(c, "--max-noise must be a positive percentage");
+  } else if (name == "host-adjust") {
+    if (value != "on" && value != "off") usage(c, "--host-adjust is on or off");
+    o.compare.host_adjust = value == "on";
   } else if (name == "output") {
     if (value.empty()) usage(c, "--output needs a file name");
     o.output = value;
@@ -122,8 +125,8 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
       usage(c, "--steps needs a whole number of steps from 1, got '" + value + "'");
     o.steps = static_cast<std::size_t>(n);
   } else if (name == "alpha") {
-    o.alpha = number_flag(c, name, value);
-    if (!(o.alpha > 0 && o.alpha < 1)) usage(c, "--alpha must be between 0 and 1");
+    o.compare.alpha = number_flag(c, name, value);
+    if (!(o.compare.alpha > 0 && o.compare.alpha < 1)) usage(c, "--alpha must be between 0 and 1");
   }
 }
 
@@ -235,14 +238,9 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
   }
   std::vector<RunData> runs = load_all(o);
   if (o.command == "compare") {
-    CompareOptions co;
+    CompareOptions co = o.compare;
     co.metric = o.metric;
     co.metric_given = o.metric_given;
-    co.threshold_pct = o.threshold;
-    co.alpha = o.alpha;
-    co.gate = o.gate;
-    co.min_effect_us = o.min_effect_us;
-    co.noise_k = o.noise_k;
     const CompareResult res = compare_runs(runs[0], runs[1], co);
     for (const auto& w : res.context_warnings)
       err << "sync_summary: warning: runs differ in " << printable(w) << "\n";

@@ -76,6 +76,13 @@ next: a paired row (sync_bench measured it against its Async baseline) on its ov
 overhead_us; a GPU-bound row (gpu_bound = 1 in both runs) on its time. Host-bound times are
 shown with their change but not gated: they move 10-40% between processes with the host.
 
+A paired row's overhead is adjusted for the host speed of each process (--host-adjust): a
+process whose host ran slow has a slower Async baseline and a longer overhead, so each
+repetition's overhead is moved to BASE's median baseline along the slope of overhead on
+baseline within each run (Theil-Sen, clamped to [0, 3]); this assumes the change under test
+leaves the Async baseline alone. A row whose BASE cannot resolve a change below --max-noise % of
+its step (--noise-k x the noise of two runs as noisy as BASE) is shown, not gated.
+
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
 of the difference of the two medians, each 1.253 sigma / sqrt(repetitions) with sigma the
@@ -89,10 +96,14 @@ compared with a warning.
 
 flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
-  --threshold=PCT                a change is more than PCT % of the base step (default 5)
+  --threshold=PCT                a change is more than PCT % of the base step (default 2)
   --min-effect-us=US             and more than US microseconds (default 0.5)
   --noise-k=K                    and more than K standard errors (default 3)
   --alpha=A                      significance level of the U test (default 0.05)
+  --max-noise=PCT                not gated when BASE resolves no less than PCT % of the step
+                                 (default 5; --gate=reproducible only)
+  --host-adjust=on|off           adjust paired overheads for each process's host speed
+                                 (default on; needs 3+ repetitions a side)
   --format=console|markdown|csv  output format (default console)
   --filter=REGEX                 only benchmarks whose name matches REGEX
   --metric=NAME                  gate every row on NAME: real_time, cpu_time, or a counter (for

@@ -22,14 +22,50 @@ std::string failure(const char* side, const Bench& b) {
 // was merged from processes), 1.253 sigma / sqrt(n). A paired row with one repetition falls back
 // on the spread of its own per-round differences, not divided by anything: the between-process
 // spread it cannot see is larger than its rounds' standard error (cautious).
-double side_noise(const Bench& b, const std::string& metric) {
-  const Metric* m = b.metric(metric);
+double side_noise(const std::vector<double>& reps, const Bench& b, const std::string& metric) {
   // Fewer than 3 repetitions: no spread worth the name (two give one difference).
-  const double sigma = m && m->reps.size() >= 3 ? robust_sigma(m->reps) : kNaN;
-  if (!std::isnan(sigma)) return 1.253 * sigma / std::sqrt(static_cast<double>(m->reps.size()));
+  const double sigma = reps.size() >= 3 ? robust_sigma(reps) : kNaN;
+  if (!std::isnan(sigma)) return 1.253 * sigma / std::sqrt(static_cast<double>(reps.size()));
   if (metric != "overhead_us") return kNaN;
   const Summary p25 = b.summary("overhead_p25_us"), p75 = b.summary("overhead_p75_us");
   return p25.valid() && p75.valid() ? (p75.center - p25.center) / 1.349 : kNaN;
+}
+
+// A process whose host runs slow (10-40% from one process to the next on these VMs) lengthens a
+// paired overhead too: the sync's return path and a read's copy and formatting are host work.
+// The process's Async baseline, measured in the same rounds, says how slow its host was. So each
+// repetition's overhead is moved to BASE's median baseline along the slope of overhead on
+// baseline within each run (Theil-Sen over pairs of processes of the same run, clamped to
+// [0, kMaxHostSlope]), and the runs are compared as if every process had the same host. This
+// assumes the change under test leaves the Async baseline alone; a change there shows on the
+// Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw.
+void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<double>& vb,
+                     std::vector<double>& vn) {
+  const Metric* xb = b.metric("baseline_us");
+  const Metric* xn = n.metric("baseline_us");
+  if (!xb || !xn || vb.size() < 3 || vn.size() < 3 || xb->reps.size() != vb.size() ||
+      xn->reps.size() != vn.size())
+    return;
+  const double slope = within_group_slope({{xb->reps, vb}, {xn->reps, vn}});
+  if (std::isnan(slope)) return;
+  c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
+  const double reference = median(xb->reps);
+  for (std::size_t i = 0; i < vb.size(); ++i) vb[i] -= c.host_slope * (xb->reps[i] - reference);
+  for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
+}
+
+// What sets the pace of BASE's step (compare.hpp, Comparison::bound).
+std::string pace(const Bench& b) {
+  const Summary syncs = b.summary("syncs_per_step"), bound = b.summary("gpu_bound");
+  if (syncs.valid() && syncs.center >= 1.0) return "sync";
+  if (!bound.valid()) return "";
+  return bound.center >= 0.5 ? "gpu" : "host";
+}
+
+Summary summary_of(const Metric& m, std::vector<double> reps) {
+  Metric copy = m;
+  copy.reps = std::move(reps);
+  return summarize(copy, copy.reps.size());
 }
 
 bool is_time_like(const std::string& metric) {
@@ -72,16 +108,28 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
       gb.valid() ? "not gated: host-bound (moves with the host CPU)" : "not gated: bound unknown";
 }
 
-Verdict judge(Comparison& c, const Bench& b, const Bench& n, const CompareOptions& o) {
+// vb, vn: the repetitions the row is judged on (host-adjusted for a paired row).
+Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<double>& vb,
+              const std::vector<double>& vn, const CompareOptions& o) {
   const double base_step = b.summary(kRealTime).center;
   const double scale = c.metric == "overhead_us" ? base_step : std::abs(c.base.center);
-  const double nb = side_noise(b, c.metric), nn = side_noise(n, c.metric);
+  const double nb = side_noise(vb, b, c.metric), nn = side_noise(vn, n, c.metric);
   c.noise = std::isnan(nb) && std::isnan(nn)
                 ? kNaN
                 : std::sqrt((std::isnan(nb) ? 0.0 : nb * nb) + (std::isnan(nn) ? 0.0 : nn * nn));
   c.limit = o.threshold_pct / 100.0 * scale;
   if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
   if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
+  if (vb.size() >= 3 && !std::isnan(nb)) c.resolution = o.noise_k * std::sqrt(2.0) * nb;
+  // What reproduces is gated; a row whose own processes disagree by more than the change it
+  // should catch is shown, with how much it can resolve, and not gated.
+  if (c.gated && o.gate == Gate::reproducible && !o.metric_given &&
+      c.resolution > o.max_noise_pct / 100.0 * scale) {
+    c.gated = false;
+    c.gate = "not gated: noisy between processes (BASE resolves " +
+             fmt_fixed(100.0 * c.resolution / scale, 1) + "% of the step: over " +
+             fmt_fixed(o.max_noise_pct, 1) + "%)";
+  }
   const double worse_by = higher_is_better(c.metric) ? -c.delta : c.delta;
   if (!c.gated) return Verdict::not_gated;
   if (std::abs(worse_by) <= c.limit) return Verdict::unchanged;
@@ -170,6 +218,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       check_values(b, std::string(kRealTime), "BASE");
       check_values(*n, std::string(kRealTime), "NEW");
     }
+    c.bound = pace(b);
     c.base = b.summary(c.metric);
     c.next = n->summary(c.metric);
     if (!c.base.valid() || !c.next.valid()) {
@@ -189,18 +238,29 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
                           std::string(unit_name(n->unit)));
       continue;
     }
-    c.change = relative_change(c.base.center, c.next.center);
-    c.delta = c.next.center - c.base.center;
     const Metric* mb = b.metric(c.metric);
     const Metric* mn = n->metric(c.metric);
-    if (mb->reps.size() < 2 || mn->reps.size() < 2) res.single_repetition = true;
-    if (mb->reps.size() >= kUTestMinRepetitions && mn->reps.size() >= kUTestMinRepetitions) {
-      c.has_utest = true;
-      c.utest = mann_whitney_u(mb->reps, mn->reps);
-      if (std::min(mb->reps.size(), mn->reps.size()) < kUTestOptimalRepetitions)
-        res.few_repetitions = true;
+    std::vector<double> vb = mb->reps, vn = mn->reps;
+    if (c.metric == "overhead_us" && options.host_adjust && c.gated) {
+      c.raw_delta = c.next.center - c.base.center;
+      adjust_for_host(c, b, *n, vb, vn);
+      if (!std::isnan(c.host_slope)) {
+        c.gate += " (host-adjusted: slope " + fmt_fixed(c.host_slope, 2) + ")";
+        c.base = summary_of(*mb, vb);
+        c.next = summary_of(*mn, vn);
+      } else {
+        c.raw_delta = kNaN;
+      }
     }
-    c.verdict = judge(c, b, *n, options);
+    c.change = relative_change(c.base.center, c.next.center);
+    c.delta = c.next.center - c.base.center;
+    if (vb.size() < 2 || vn.size() < 2) res.single_repetition = true;
+    if (vb.size() >= kUTestMinRepetitions && vn.size() >= kUTestMinRepetitions) {
+      c.has_utest = true;
+      c.utest = mann_whitney_u(vb, vn);
+      if (std::min(vb.size(), vn.size()) < kUTestOptimalRepetitions) res.few_repetitions = true;
+    }
+    c.verdict = judge(c, b, *n, vb, vn, options);
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;
@@ -220,8 +280,11 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   const std::string gate_rule =
       o.gate == Gate::all || o.metric_given
           ? "gated: every row, on " + metric_title(o.metric)
-          : "gated: paired rows on their overhead (overhead_us), GPU-bound rows on their time; "
-            "host-bound times are shown, not gated (they move with the host CPU)";
+          : "gated: paired rows on their overhead (overhead_us" +
+                std::string(o.host_adjust ? ", adjusted for each process's host speed" : "") +
+                "), GPU-bound rows on their time; host-bound times are shown, not gated (they "
+                "move with the host CPU), and so are rows whose BASE cannot resolve " +
+                fmt_fixed(o.max_noise_pct, 1) + "% of the step";
   doc.bullets({side_line("BASE", base), side_line("NEW", next), gate_rule,
                "a change: |new - base| of the medians above the largest of " + thr +
                    " of the base step time, " + fmt_fixed(o.min_effect_us, 2) +
@@ -244,15 +307,18 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   t.align = {Align::left,  Align::left,  Align::right, Align::right, Align::right,
              Align::right, Align::right, Align::right, Align::left};
   doc.tidy.header = {
-      "benchmark",        "time_unit",       "metric", "gate",  "base_median", "new_median",
-      "change_pct",       "delta",           "noise",  "limit", "p_value",     "u_method",
-      "base_repetitions", "new_repetitions", "verdict"};
+      "benchmark",        "time_unit",       "metric",  "gate",  "base_median", "new_median",
+      "change_pct",       "delta",           "noise",   "limit", "p_value",     "u_method",
+      "base_repetitions", "new_repetitions", "verdict", "bound", "resolution",  "host_slope",
+      "raw_delta"};
   for (const Comparison& c : res.rows) {
     const std::string p = c.has_utest ? fmt_p(c.utest.p) : "no test";
     const std::string method =
         !c.has_utest ? "" : (c.utest.method == UMethod::exact ? "exact" : "asymptotic");
     const bool failed = !c.base.valid();
-    const std::string what = c.metric == "overhead_us" ? " (overhead)" : "";
+    const std::string what = c.metric != "overhead_us"  ? ""
+                             : std::isnan(c.host_slope) ? " (overhead)"
+                                                        : " (overhead, host-adj.)";
     t.rows.push_back({c.identity, c.gate, failed ? "" : fmt_summary(c.base) + what,
                       failed ? "" : fmt_summary(c.next), failed ? "" : fmt_percent(c.change),
                       failed || !c.gated ? "" : fmt_value(c.limit), failed ? "" : p,
@@ -262,7 +328,8 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
         {c.identity, std::string(unit_name(c.unit)), c.metric, c.gate, fmt_exact(c.base.center),
          fmt_exact(c.next.center), fmt_exact(c.change * 100.0), fmt_exact(c.delta),
          fmt_exact(c.noise), fmt_exact(c.limit), c.has_utest ? fmt_exact(c.utest.p) : "", method,
-         std::to_string(c.base.n), std::to_string(c.next.n), verdict_text(c.verdict)});
+         std::to_string(c.base.n), std::to_string(c.next.n), verdict_text(c.verdict), c.bound,
+         fmt_exact(c.resolution), fmt_exact(c.host_slope), fmt_exact(c.raw_delta)});
   }
   if (res.single_repetition)
     t.notes.push_back(
@@ -288,7 +355,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   const std::size_t shown = res.rows.size();
   const std::string counts =
       std::to_string(shown) + " compared, " + std::to_string(res.gated) + " gated, " +
-      std::to_string(shown - res.gated) + " not gated (host-bound or bound unknown), " +
+      std::to_string(shown - res.gated) + " not gated (host-bound, too noisy, or bound unknown), " +
       std::to_string(res.not_compared.size() + res.only_base.size() + res.only_new.size()) +
       " skipped (failed in BASE, missing metric, or in one run only)";
   std::string result = res.regressions > 0 ? std::to_string(res.regressions) + " regression" +

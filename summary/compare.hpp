@@ -24,11 +24,20 @@ struct CompareOptions {
   std::string metric = std::string(kRealTime);
   bool metric_given = false;  // --metric named explicitly: every row is gated on it
   Gate gate = Gate::reproducible;
-  double threshold_pct = 5.0;  // a regression moves by more than this % of the base step time
+  double threshold_pct = 2.0;  // a regression moves by more than this % of the base step time
   double alpha = 0.05;
   double min_effect_us = 0.5;  // and by more than this, for times and overheads
   double noise_k = 3.0;  // and by more than noise_k standard errors of the difference of medians
+  // Paired rows: judge each process's overhead as if its host ran at the base run's speed
+  // (compare.cpp, adjust_for_host).
+  bool host_adjust = true;
+  // --gate=reproducible: a row whose BASE cannot resolve a change below this % of its step
+  // (noise_k x the noise of two runs as noisy as BASE) is not gated: it would flag its noise.
+  double max_noise_pct = 5.0;
 };
+
+// The most of a change in a process's Async baseline that its overhead is taken to follow.
+inline constexpr double kMaxHostSlope = 3.0;
 
 enum class Verdict { regression, improvement, unchanged, not_significant, not_gated };
 
@@ -43,6 +52,16 @@ struct Comparison {
   double delta = 0.0;   // new - old, in the metric's unit
   double noise = kNaN;  // standard error of new - old medians, in the metric's unit
   double limit = 0.0;   // |delta| beyond this is a change
+  // The smallest change BASE can resolve: noise_k x the noise of two runs as noisy as BASE.
+  double resolution = kNaN;
+  // Host-adjusted paired rows: us of overhead per us of Async baseline, and the change before
+  // the adjustment; NaN when the row was not adjusted (then delta is the raw change).
+  double host_slope = kNaN;
+  double raw_delta = kNaN;
+  // What sets the pace of BASE's step: "sync" (it blocks the host at least once a step, so host
+  // and GPU take turns and a host cost lengthens it), else by gpu_bound "gpu" (a host cost hides
+  // behind the GPU's queue) or "host"; "" when BASE has neither counter.
+  std::string bound;
   bool has_utest = false;
   UTest utest;
   Verdict verdict = Verdict::unchanged;

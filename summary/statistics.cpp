@@ -54,6 +54,17 @@ double robust_sigma(const std::vector<double>& v) {
   return 1.4826 * median(std::move(dev));
 }
 
+double within_group_slope(const std::vector<Points>& groups) {
+  std::vector<double> slopes;
+  for (const Points& g : groups) {
+    if (g.x.size() != g.y.size() || any_nan(g.x) || any_nan(g.y)) return kNaN;
+    for (std::size_t i = 0; i < g.x.size(); ++i)
+      for (std::size_t j = i + 1; j < g.x.size(); ++j)
+        if (g.x[j] != g.x[i]) slopes.push_back((g.y[j] - g.y[i]) / (g.x[j] - g.x[i]));
+  }
+  return slopes.empty() ? kNaN : median(std::move(slopes));
+}
+
 double relative_change(double old_value, double new_value) {
   if (old_value == 0.0 && new_value == 0.0) return 0.0;
   if (old_value == 0.0) return (new_value - old_value) / ((old_value + new_value) / 2.0);

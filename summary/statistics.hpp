@@ -28,6 +28,15 @@ Spread describe(const std::vector<double>& values);
 // NaN.
 double robust_sigma(const std::vector<double>& values);
 
+// The slope of y on x that one wild point cannot tilt: the Theil-Sen estimator, the median of the
+// slopes between every two points of the same group (points of different groups are never paired,
+// so a shift between groups does not enter the slope). Pairs with equal x are skipped. NaN when no
+// pair is left or a value is NaN. x and y of a group must have the same size.
+struct Points {
+  std::vector<double> x, y;
+};
+double within_group_slope(const std::vector<Points>& groups);
+
 // Relative change as Google Benchmark's report.py calculate_change: (new - old) / |old|, with
 // old == 0 guarded (0 when both are 0, else (new - old) / mean(old, new)). A fraction.
 double relative_change(double old_value, double new_value);

@@ -200,15 +200,17 @@ TEST(Compare, RatesRegressWhenTheyDrop) {
 }
 
 // The noise gate: a paired overhead moving by less than noise_k x the noise is unchanged even
-// though it is beyond 0.5 us and 5% of the step and its U test is significant; beyond, a
-// regression.
+// though it is beyond 0.5 us and 2% of the step and its U test is significant; beyond, a
+// regression. (Rows this noisy are not gated by default: max_noise_pct is lifted here.)
 TEST(Compare, NoiseGateOnPairedRows) {
   using test::paired;
   const Runs r = made({paired("NullKernel/DeviceSync", nine(5.0, 0.4)),
                        paired("NullKernel/StreamSync", nine(5.0, 0.4))},
                       {paired("NullKernel/DeviceSync", nine(5.9, 0.4)),
                        paired("NullKernel/StreamSync", nine(6.5, 0.4))});
-  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  CompareOptions o;
+  o.max_noise_pct = 100.0;
+  const CompareResult res = compare_runs(r.base, r.next, o);
   const double noise = std::sqrt(2.0) * standard_error(0.4, 9);
   const Comparison& inside = row(res, "NullKernel/DeviceSync");
   EXPECT_NEAR(inside.noise, noise, 1e-9);
@@ -223,9 +225,77 @@ TEST(Compare, NoiseGateOnPairedRows) {
   EXPECT_EQ(beyond.verdict, Verdict::regression);
   EXPECT_EQ(res.regressions, 1u);
   // A smaller noise_k lets the first one through as well.
-  CompareOptions k1;
+  CompareOptions k1 = o;
   k1.noise_k = 1.0;
   EXPECT_EQ(compare_runs(r.base, r.next, k1).regressions, 2u);
+  // By default neither is gated: BASE resolves 3 x sqrt(2) x its noise, 15% of the 7 us step.
+  const CompareResult dflt = compare_runs(r.base, r.next, CompareOptions{});
+  EXPECT_EQ(dflt.gated, 0u);
+  const Comparison& noisy = row(dflt, "NullKernel/DeviceSync");
+  EXPECT_NEAR(noisy.resolution, 3.0 * noise, 1e-9);
+  EXPECT_EQ(noisy.verdict, Verdict::not_gated);
+  EXPECT_EQ(noisy.gate,
+            "not gated: noisy between processes (BASE resolves 15.0% of the step: "
+            "over 5.0%)");
+}
+
+// A paired row whose BASE resolves under max_noise_pct of its step is gated; a NEW run that is
+// noisier does not take it out of the gate (only BASE decides what is gated).
+TEST(Compare, OnlyBaseNoiseDecidesWhatIsGated) {
+  using test::paired;
+  const Runs r = made({paired("NullKernel/DeviceSync", nine(5.0, 0.02))},
+                      {paired("NullKernel/DeviceSync", nine(8.0, 1.0))});
+  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  const Comparison& c = row(res, "NullKernel/DeviceSync");
+  EXPECT_TRUE(c.gated);
+  EXPECT_LT(c.resolution, 0.05 * 7.0);
+  EXPECT_EQ(c.verdict, Verdict::regression);
+}
+
+// Each process's overhead follows its host speed (its Async baseline): a slow-host process has a
+// slow baseline and a long overhead. Adjusted for it, a +1 us cost is caught that the raw
+// overheads, spread by the hosts, hide; and two runs that differ only in their hosts' speed are
+// not a regression.
+TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
+  const std::vector<double> hosts = {3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0};
+  const auto processes = [&](double cost, double slowdown) {
+    test::FakeBench b = test::paired("SmallGemm/DeviceSync/fp16/cublas/n:512", {}, 0.0);
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      const double base = hosts[i] + slowdown;
+      const double overhead = 5.0 + 0.5 * (base - 3.0) + cost + (i % 3 == 0 ? 0.02 : -0.01);
+      b.times.push_back(base + overhead);
+      b.counters["baseline_us"].push_back(base);
+      b.counters["overhead_us"].push_back(overhead);
+      b.counters["overhead_p25_us"].push_back(overhead - 0.05);
+      b.counters["overhead_p75_us"].push_back(overhead + 0.05);
+      b.counters["gpu_bound"].push_back(0.0);
+      b.counters["syncs_per_step"].push_back(1.0);
+    }
+    return b;
+  };
+  const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
+  const Runs costlier = made({processes(0.0, 0.0)}, {processes(1.0, 0.0)});
+  const Comparison& adjusted = row(compare_runs(costlier.base, costlier.next, {}), id);
+  EXPECT_NEAR(adjusted.host_slope, 0.5, 0.02);
+  EXPECT_NEAR(adjusted.delta, 1.0, 0.05);
+  EXPECT_NEAR(adjusted.raw_delta, 1.0, 0.05);
+  EXPECT_EQ(adjusted.bound, "sync");
+  EXPECT_EQ(adjusted.verdict, Verdict::regression);
+  EXPECT_NE(adjusted.gate.find("host-adjusted: slope 0.50"), std::string::npos) << adjusted.gate;
+  CompareOptions raw;
+  raw.host_adjust = false;
+  raw.max_noise_pct = 100.0;  // raw, the hosts' spread makes the row too noisy to gate
+  const Comparison& unadjusted = row(compare_runs(costlier.base, costlier.next, raw), id);
+  EXPECT_TRUE(std::isnan(unadjusted.host_slope));
+  EXPECT_GT(unadjusted.limit, 1.0);
+  EXPECT_EQ(unadjusted.verdict, Verdict::unchanged);
+
+  // NEW's hosts 1.5 us slower: its overheads are 0.75 us longer, raw; adjusted, unchanged.
+  const Runs slower_hosts = made({processes(0.0, 0.0)}, {processes(0.0, 1.5)});
+  const Comparison& same = row(compare_runs(slower_hosts.base, slower_hosts.next, {}), id);
+  EXPECT_NEAR(same.raw_delta, 0.75, 0.05);
+  EXPECT_NEAR(same.delta, 0.0, 0.05);
+  EXPECT_EQ(same.verdict, Verdict::unchanged);
 }
 
 // A host-bound row moving 40% is shown with "-" and not gated; --gate=all gates it on its time.

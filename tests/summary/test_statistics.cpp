@@ -69,5 +69,20 @@ TEST(Statistics, RobustSigma) {
   EXPECT_TRUE(std::isnan(robust_sigma({1.0, 2.0, std::numeric_limits<double>::quiet_NaN()})));
 }
 
+// Theil-Sen within groups: each group's points lie on a line of slope 2 with its own offset; the
+// offset between groups must not enter the slope, and one wild point must not tilt it.
+TEST(Statistics, WithinGroupSlope) {
+  const Points a{{1, 2, 3, 4, 5}, {2, 4, 6, 8, 10}};
+  const Points b{{1, 2, 3, 4}, {102, 104, 106, 200}};  // offset 100, one wild point
+  EXPECT_DOUBLE_EQ(within_group_slope({a}), 2.0);
+  EXPECT_DOUBLE_EQ(within_group_slope({a, b}), 2.0);
+  const Points flat{{1, 1, 1}, {1, 2, 3}};  // equal x: no slope at all
+  EXPECT_TRUE(std::isnan(within_group_slope({flat})));
+  const Points nan{{1, 2}, {1, kNaN}};
+  EXPECT_TRUE(std::isnan(within_group_slope({a, nan})));
+  const Points uneven{{1, 2}, {1}};
+  EXPECT_TRUE(std::isnan(within_group_slope({uneven})));
+}
+
 }  // namespace
 }  // namespace sync_summary
