@@ -35,7 +35,7 @@ set -uo pipefail
 # with b). Google Benchmark's filter is a POSIX extended regex: no look-ahead.
 DEFAULT_FILTER='^(NullKernel/[^/]+/[^b]|SmallGemm/[^/]+(/(pageable|pinned))?/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
 
-usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,31s/^# \{0,1\}//p' "$0"; }
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
   usage
   [ $# -ge 1 ] && exit 0 || exit 2
