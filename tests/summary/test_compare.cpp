@@ -275,7 +275,8 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
   };
   const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
   const Runs costlier = made({processes(0.0, 0.0)}, {processes(1.0, 0.0)});
-  const Comparison& adjusted = row(compare_runs(costlier.base, costlier.next, {}), id);
+  const CompareResult adjusted_res = compare_runs(costlier.base, costlier.next, {});
+  const Comparison& adjusted = row(adjusted_res, id);
   EXPECT_NEAR(adjusted.host_slope, 0.5, 0.02);
   EXPECT_NEAR(adjusted.delta, 1.0, 0.05);
   EXPECT_NEAR(adjusted.raw_delta, 1.0, 0.05);
@@ -285,14 +286,16 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
   CompareOptions raw;
   raw.host_adjust = false;
   raw.max_noise_pct = 100.0;  // raw, the hosts' spread makes the row too noisy to gate
-  const Comparison& unadjusted = row(compare_runs(costlier.base, costlier.next, raw), id);
+  const CompareResult raw_res = compare_runs(costlier.base, costlier.next, raw);
+  const Comparison& unadjusted = row(raw_res, id);
   EXPECT_TRUE(std::isnan(unadjusted.host_slope));
   EXPECT_GT(unadjusted.limit, 1.0);
   EXPECT_EQ(unadjusted.verdict, Verdict::unchanged);
 
   // NEW's hosts 1.5 us slower: its overheads are 0.75 us longer, raw; adjusted, unchanged.
   const Runs slower_hosts = made({processes(0.0, 0.0)}, {processes(0.0, 1.5)});
-  const Comparison& same = row(compare_runs(slower_hosts.base, slower_hosts.next, {}), id);
+  const CompareResult same_res = compare_runs(slower_hosts.base, slower_hosts.next, {});
+  const Comparison& same = row(same_res, id);
   EXPECT_NEAR(same.raw_delta, 0.75, 0.05);
   EXPECT_NEAR(same.delta, 0.0, 0.05);
   EXPECT_EQ(same.verdict, Verdict::unchanged);
