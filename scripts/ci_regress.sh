@@ -13,14 +13,14 @@
 # Left out: Overlap/DoubleBuffer (how its two streams interleave moved its time by 8% between two
 # H100 machines, beyond what its processes show: a false alarm in results/h100/gate/), and the
 # EventSync/blocking rows (an OS wake-up, bimodal from one set of processes to the next: 17-27 us
-# in one run, 41-46 us in the next, minutes apart on one H200, results/h200/gate/call1). Make the
-# baseline with the same flags as the runs it gates.
+# in all 10 processes of one run, 40-46 us in 8 of 10 of the next, minutes apart on one H200,
+# results/h200/gate/call1). Make the baseline with the same flags as the runs it gates.
 #
 # Environment:
 #   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
 #   SYNC_SUMMARY   the sync_summary binary        (default build/summary/sync_summary)
 #   PROCESSES      sync_bench processes to merge  (default 10: the host's speed differs from one
-#                  process to the next, and 5 a side left +1 us inside the noise of half the rows)
+#                  process to the next; with 5 a side the gate raised 1-2 false alarms in 6 pairs)
 #   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/)
 #   THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST, GATE, FILTER
 #                  sync_summary compare's --threshold, --min-effect-us, --noise-k, --alpha,

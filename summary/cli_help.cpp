@@ -100,8 +100,8 @@ flags:
   --min-effect-us=US             and more than US microseconds (default 0.5)
   --noise-k=K                    and more than K standard errors (default 3)
   --alpha=A                      significance level of the U test (default 0.05)
-  --max-noise=PCT                not gated when BASE resolves no less than PCT % of the step
-                                 (default 5; --gate=reproducible only)
+  --max-noise=PCT                not gated when the smallest change BASE can resolve is over
+                                 PCT % of the step (default 5; --gate=reproducible only)
   --host-adjust=on|off           adjust paired overheads for each process's host speed
                                  (default on; needs 3+ repetitions a side)
   --format=console|markdown|csv  output format (default console)

@@ -242,14 +242,12 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     const Metric* mn = n->metric(c.metric);
     std::vector<double> vb = mb->reps, vn = mn->reps;
     if (c.metric == "overhead_us" && options.host_adjust && c.gated) {
-      c.raw_delta = c.next.center - c.base.center;
       adjust_for_host(c, b, *n, vb, vn);
       if (!std::isnan(c.host_slope)) {
+        c.raw_delta = c.next.center - c.base.center;
         c.gate += " (host-adjusted: slope " + fmt_fixed(c.host_slope, 2) + ")";
         c.base = summary_of(*mb, vb);
         c.next = summary_of(*mn, vn);
-      } else {
-        c.raw_delta = kNaN;
       }
     }
     c.change = relative_change(c.base.center, c.next.center);
