@@ -42,8 +42,8 @@ struct Options {
 const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
   static const std::set<std::string> compare = {
-      "format", "filter",  "threshold",     "alpha",     "metric",
-      "gate",   "noise-k", "min-effect-us", "max-noise", "host-adjust"};
+      "format", "filter",  "threshold",     "machine-threshold", "alpha",      "metric",
+      "gate",   "noise-k", "min-effect-us", "max-noise",         "host-adjust"};
   static const std::set<std::string> merge = {"output"};
   static const std::set<std::string> timeline = {"output", "filter", "steps"};
   if (command == "merge") return merge;
@@ -101,6 +101,9 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
   } else if (name == "threshold") {
     o.compare.threshold_pct = number_flag(c, name, value);
     if (o.compare.threshold_pct < 0) usage(c, "--threshold must not be negative");
+  } else if (name == "machine-threshold") {
+    o.compare.machine_threshold_pct = number_flag(c, name, value);
+    if (o.compare.machine_threshold_pct < 0) usage(c, "--machine-threshold must not be negative");
   } else if (name == "gate") {
     if (value != "reproducible" && value != "all") usage(c, "--gate is reproducible or all");
     o.compare.gate = value == "all" ? Gate::all : Gate::reproducible;

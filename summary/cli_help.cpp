@@ -80,8 +80,14 @@ A paired row's overhead is adjusted for the host speed of each process (--host-a
 process whose host ran slow has a slower Async baseline and a longer overhead, so each
 repetition's overhead is moved to BASE's median baseline along the slope of overhead on
 baseline within each run (Theil-Sen, clamped to [0, 3]); this assumes the change under test
-leaves the Async baseline alone. A row whose BASE cannot resolve a change below --max-noise % of
-its step (--noise-k x the noise of two runs as noisy as BASE) is shown, not gated.
+leaves the Async baseline alone, and is not done where the baseline is GPU-bound (its spread is
+then the GPU's clock, not the host). A row whose BASE cannot resolve a change below --max-noise %
+of its step (--noise-k x the noise of two runs as noisy as BASE) is shown, not gated, and so is
+one whose BASE processes fall in two groups further apart than a change.
+
+Machines of one kind differ by more than the processes of one machine do: when BASE and NEW ran
+on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at least
+--machine-threshold.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
@@ -97,6 +103,7 @@ compared with a warning.
 flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
   --threshold=PCT                a change is more than PCT % of the base step (default 2)
+  --machine-threshold=PCT        at least PCT % between different GPUs (default 5)
   --min-effect-us=US             and more than US microseconds (default 0.5)
   --noise-k=K                    and more than K standard errors (default 3)
   --alpha=A                      significance level of the U test (default 0.05)

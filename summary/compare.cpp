@@ -38,7 +38,10 @@ double side_noise(const std::vector<double>& reps, const Bench& b, const std::st
 // baseline within each run (Theil-Sen over pairs of processes of the same run, clamped to
 // [0, kMaxHostSlope]), and the runs are compared as if every process had the same host. This
 // assumes the change under test leaves the Async baseline alone; a change there shows on the
-// Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw.
+// Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw. Not
+// where BASE's baseline is GPU-bound: its spread is the GPU's clock, not the host's speed, and a
+// slope fitted to it moves the overheads by GPU noise (a bf16 n=4096 GEMM's DeviceSync on the
+// H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5).
 void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<double>& vb,
                      std::vector<double>& vn) {
   const Metric* xb = b.metric("baseline_us");
@@ -46,6 +49,11 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<
   if (!xb || !xn || vb.size() < 3 || vn.size() < 3 || xb->reps.size() != vb.size() ||
       xn->reps.size() != vn.size())
     return;
+  const Summary busy = b.summary("gpu_busy_us");
+  if (busy.valid() && busy.center >= kGpuBoundShare * median(xb->reps)) {
+    c.gate += " (baseline GPU-bound: not host-adjusted)";
+    return;
+  }
   const double slope = within_group_slope({{xb->reps, vb}, {xn->reps, vn}});
   if (std::isnan(slope)) return;
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
@@ -110,14 +118,14 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
 
 // vb, vn: the repetitions the row is judged on (host-adjusted for a paired row).
 Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<double>& vb,
-              const std::vector<double>& vn, const CompareOptions& o) {
+              const std::vector<double>& vn, const CompareOptions& o, double threshold_pct) {
   const double base_step = b.summary(kRealTime).center;
   const double scale = c.metric == "overhead_us" ? base_step : std::abs(c.base.center);
   const double nb = side_noise(vb, b, c.metric), nn = side_noise(vn, n, c.metric);
   c.noise = std::isnan(nb) && std::isnan(nn)
                 ? kNaN
                 : std::sqrt((std::isnan(nb) ? 0.0 : nb * nb) + (std::isnan(nn) ? 0.0 : nn * nn));
-  c.limit = o.threshold_pct / 100.0 * scale;
+  c.limit = threshold_pct / 100.0 * scale;
   if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
   if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
   if (vb.size() >= 3 && !std::isnan(nb)) c.resolution = o.noise_k * std::sqrt(2.0) * nb;
@@ -129,6 +137,12 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
     c.gate = "not gated: noisy between processes (BASE resolves " +
              fmt_fixed(100.0 * c.resolution / scale, 1) + "% of the step: over " +
              fmt_fixed(o.max_noise_pct, 1) + "%)";
+  }
+  if (c.gated && o.gate == Gate::reproducible && !o.metric_given && has_two_groups(vb, c.limit)) {
+    c.gated = false;
+    c.gate =
+        "not gated: BASE's processes fall in two groups further apart than a change (its "
+        "median moves between them with how many land in each)";
   }
   const double worse_by = higher_is_better(c.metric) ? -c.delta : c.delta;
   if (!c.gated) return Verdict::not_gated;
@@ -183,6 +197,10 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
                            const CompareOptions& options) {
   CompareResult res;
   res.context_warnings = context_differences(base.run, next.run);
+  const std::string_view uuid = base.run.context_value("gpu_uuid");
+  res.same_gpu = !uuid.empty() && uuid == next.run.context_value("gpu_uuid");
+  res.threshold_pct = res.same_gpu ? options.threshold_pct
+                                   : std::max(options.threshold_pct, options.machine_threshold_pct);
   if (options.metric_given) {
     bool known = false;
     for (const RunData* d : {&base, &next})
@@ -258,7 +276,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       c.utest = mann_whitney_u(vb, vn);
       if (std::min(vb.size(), vn.size()) < kUTestOptimalRepetitions) res.few_repetitions = true;
     }
-    c.verdict = judge(c, b, *n, vb, vn, options);
+    c.verdict = judge(c, b, *n, vb, vn, options, res.threshold_pct);
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;
@@ -274,7 +292,11 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                           const CompareOptions& o) {
   Document doc;
   doc.heading("sync_summary compare: " + base.label + " -> " + next.label);
-  const std::string thr = fmt_fixed(o.threshold_pct, 1) + "%";
+  const std::string thr =
+      fmt_fixed(res.threshold_pct, 1) + "%" +
+      (res.same_gpu ? ""
+                    : " (BASE and NEW ran on different GPUs, or one GPU is unknown: the "
+                      "between-machine --machine-threshold)");
   const std::string gate_rule =
       o.gate == Gate::all || o.metric_given
           ? "gated: every row, on " + metric_title(o.metric)

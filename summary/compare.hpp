@@ -34,7 +34,15 @@ struct CompareOptions {
   // --gate=reproducible: a row whose BASE cannot resolve a change below this % of its step
   // (noise_k x the noise of two runs as noisy as BASE) is not gated: it would flag its noise.
   double max_noise_pct = 5.0;
+  // BASE and NEW from different GPUs (their gpu_uuid differ, or one is unknown): the threshold is
+  // at least this. Machines of one kind differ by more than one machine's processes do (the GPU's
+  // silicon and power, the host's memory path): see the README's gate section for the runs.
+  double machine_threshold_pct = 5.0;
 };
+
+// sync_bench's rule for a GPU-bound step (gpu_bound, common/anatomy.hpp's kGpuBoundShare): the
+// GPU is busy with the step's work for at least this share of it.
+inline constexpr double kGpuBoundShare = 0.8;
 
 // The most of a change in a process's Async baseline that its overhead is taken to follow.
 inline constexpr double kMaxHostSlope = 3.0;
@@ -72,6 +80,8 @@ struct CompareResult {
   std::vector<std::string> only_base, only_new;
   std::vector<std::pair<std::string, std::string>> not_compared;  // identity, why
   std::vector<std::string> context_warnings;
+  bool same_gpu = false;       // both runs name one gpu_uuid
+  double threshold_pct = 0.0;  // the threshold applied: options' or, between GPUs, the machine's
   std::size_t regressions = 0;
   std::size_t improvements = 0;
   std::size_t gated = 0;

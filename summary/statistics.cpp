@@ -65,6 +65,21 @@ double within_group_slope(const std::vector<Points>& groups) {
   return slopes.empty() ? kNaN : median(std::move(slopes));
 }
 
+bool has_two_groups(std::vector<double> v, double min_gap) {
+  if (any_nan(v)) return false;
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  const std::size_t least = std::max<std::size_t>(2, (n + 4) / 5);  // two, and a fifth
+  for (std::size_t k = least; k + least <= n; ++k) {
+    const double gap = v[k] - v[k - 1];
+    if (gap <= min_gap) continue;
+    const std::vector<double> lower(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k));
+    const std::vector<double> upper(v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
+    if (gap > 3.0 * std::max(robust_sigma(lower), robust_sigma(upper))) return true;
+  }
+  return false;
+}
+
 double relative_change(double old_value, double new_value) {
   if (old_value == 0.0 && new_value == 0.0) return 0.0;
   if (old_value == 0.0) return (new_value - old_value) / ((old_value + new_value) / 2.0);

@@ -37,6 +37,14 @@ struct Points {
 };
 double within_group_slope(const std::vector<Points>& groups);
 
+// Whether the values fall in two groups apart: sorted, some split leaves at least a fifth of them
+// (and two) on each side, with a gap between the groups wider than min_gap and than three robust
+// sigmas of either group. Processes of one benchmark do this when a host path has two speeds (a
+// wake-up that does or does not find the CPU awake): the median then jumps between the groups
+// with how many processes landed in each, and a spread taken around the median (the MAD) misses
+// the gap when most landed in one. A skewed sample (a tail of slow processes) has no such gap.
+bool has_two_groups(std::vector<double> values, double min_gap);
+
 // Relative change as Google Benchmark's report.py calculate_change: (new - old) / |old|, with
 // old == 0 guarded (0 when both are 0, else (new - old) / mean(old, new)). A fraction.
 double relative_change(double old_value, double new_value);

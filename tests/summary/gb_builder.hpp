@@ -60,6 +60,7 @@ inline std::string gb_json(const std::vector<FakeBench>& benches,
                            const std::map<std::string, std::string>& context_overrides = {}) {
   std::map<std::string, std::string> context = {{"gpu_name", "NVIDIA H100 80GB HBM3"},
                                                 {"gpu_cc", "9.0"},
+                                                {"gpu_uuid", "GPU-test-0"},
                                                 {"driver_version", "13000"},
                                                 {"runtime_version", "13000"},
                                                 {"host_wait_mode", "spin"},

@@ -110,6 +110,10 @@ TEST(Cli, CompareExitCodes) {
                           data_path("compare_new.json")});
   EXPECT_EQ(loose.rc, 1);  // the newly failing benchmark is a regression at any threshold
   EXPECT_TRUE(contains(loose.out, "Result: 1 regression (1 newly failing)"));
+  const auto negative = run({"compare", "--machine-threshold=-1", data_path("compare_base.json"),
+                             data_path("compare_new.json")});
+  EXPECT_EQ(negative.rc, 2);
+  EXPECT_TRUE(contains(negative.err, "--machine-threshold must not be negative")) << negative.err;
   const auto filtered = run({"compare", "--filter=StreamSync", data_path("compare_base.json"),
                              data_path("compare_new.json")});
   EXPECT_EQ(filtered.rc, 0);  // only the improvement is left

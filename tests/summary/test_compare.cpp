@@ -92,7 +92,7 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
   const Comparison& ties = row(res, "NullKernel/EventSync");
   EXPECT_EQ(ties.verdict, Verdict::regression);
   EXPECT_EQ(ties.utest.method, UMethod::asymptotic);
-  EXPECT_NEAR(ties.utest.p, 0.026888454103745775, 1e-12);
+  EXPECT_NEAR(ties.utest.p, 0.01702186842010649, 1e-12);  // scipy 1.17.1
   EXPECT_EQ(row(res, "NullKernel/StreamSync").verdict, Verdict::improvement);
 
   // GPU-bound: judged on real_time.
@@ -299,6 +299,105 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
   EXPECT_NEAR(same.raw_delta, 0.75, 0.05);
   EXPECT_NEAR(same.delta, 0.0, 0.05);
   EXPECT_EQ(same.verdict, Verdict::unchanged);
+}
+
+// A GPU-bound baseline's spread between processes is its clock, not the host: no slope is fitted
+// to it. (Here the overheads follow the baselines with a slope of 2: adjusted, the +1 us change
+// would read as 0.)
+TEST(Compare, GpuBoundBaselineIsNotHostAdjusted) {
+  const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
+  const auto processes = [&](double cost, double shift) {
+    test::FakeBench b = test::paired(id, {}, 0.0);
+    for (int i = 0; i < 9; ++i) {
+      const double base = 172.0 + 0.5 * i + shift;
+      const double overhead = 12.0 + 2.0 * (base - 172.0) + cost;
+      b.times.push_back(base + overhead);
+      b.counters["baseline_us"].push_back(base);
+      b.counters["overhead_us"].push_back(overhead);
+      b.counters["overhead_p25_us"].push_back(overhead - 0.5);
+      b.counters["overhead_p75_us"].push_back(overhead + 0.5);
+      b.counters["gpu_busy_us"].push_back(171.5);
+      b.counters["gpu_bound"].push_back(1.0);
+      b.counters["syncs_per_step"].push_back(1.0);
+    }
+    return b;
+  };
+  const Runs r = made({processes(0.0, 0.0)}, {processes(5.0, -2.5)});
+  const CompareResult res = compare_runs(r.base, r.next, {});
+  const Comparison& c = row(res, id);
+  EXPECT_TRUE(std::isnan(c.host_slope));
+  EXPECT_NE(c.gate.find("baseline GPU-bound: not host-adjusted"), std::string::npos) << c.gate;
+  EXPECT_NEAR(c.delta, 0.0, 1e-9);  // raw: +5 us of cost, -5 us from the faster clocks' baselines
+
+  // The same row with a host-bound baseline (the GPU busy a fraction of it) is adjusted.
+  auto host_paced = [&](double cost, double shift) {
+    test::FakeBench b = processes(cost, shift);
+    b.counters["gpu_busy_us"] = std::vector<double>(9, 20.0);
+    return b;
+  };
+  const Runs h = made({host_paced(0.0, 0.0)}, {host_paced(5.0, -2.5)});
+  const CompareResult hres = compare_runs(h.base, h.next, {});
+  EXPECT_NEAR(row(hres, id).host_slope, 2.0, 1e-9);
+  EXPECT_NEAR(row(hres, id).delta, 5.0, 1e-9);
+}
+
+// BASE's processes in two groups further apart than a change: its median is a count of which
+// group more processes landed in, so the row is shown, not gated. A NEW in two groups does not
+// take a row out of the gate (only BASE decides).
+TEST(Compare, TwoGroupsInBaseAreNotGated) {
+  using test::paired;
+  const std::string id = "TrainLoop/ItemEveryStep/bf16/cublas/n:512";
+  const std::vector<double> two = {8.1, 8.4, 8.5, 8.5, 8.8, 9.0, 9.5, 9.6, 14.9, 15.2};
+  const std::vector<double> one = {8.1, 8.4, 8.5, 8.5, 8.8, 9.0, 9.5, 9.6, 8.9, 8.6};
+  CompareOptions raw;
+  raw.host_adjust = false;
+  const Runs r = made({paired(id, two, 45.0)}, {paired(id, one, 45.0)});
+  const Comparison& c = row(compare_runs(r.base, r.next, raw), id);
+  EXPECT_FALSE(c.gated);
+  EXPECT_EQ(c.verdict, Verdict::not_gated);
+  EXPECT_NE(c.gate.find("two groups"), std::string::npos) << c.gate;
+  const Runs back = made({paired(id, one, 45.0)}, {paired(id, two, 45.0)});
+  EXPECT_TRUE(row(compare_runs(back.base, back.next, raw), id).gated);
+}
+
+// Machines of one kind differ by more than one machine's processes: between two GPUs (or when a
+// run does not say which GPU it ran on) the threshold is --machine-threshold.
+TEST(Compare, DifferentGpusUseTheMachineThreshold) {
+  using test::unpaired;
+  const std::string id = "GraphReplay/Replay/null_kernel/k:100";
+  std::vector<double> slower;
+  for (double t : nine(70.0)) slower.push_back(t * 1.03);
+  const auto runs = [&](const std::string& base_gpu, const std::string& new_gpu) {
+    std::vector<RunData> r;
+    r.push_back(digest(parse_run(
+        test::gb_json({unpaired(id, nine(70.0), 1.0)}, {{"gpu_uuid", base_gpu}}), "a.json")));
+    r.push_back(digest(
+        parse_run(test::gb_json({unpaired(id, slower, 1.0)}, {{"gpu_uuid", new_gpu}}), "b.json")));
+    assign_labels(r, {});
+    return r;
+  };
+  const auto same = runs("GPU-a", "GPU-a");
+  const CompareResult one = compare_runs(same[0], same[1], {});
+  EXPECT_TRUE(one.same_gpu);
+  EXPECT_DOUBLE_EQ(one.threshold_pct, 2.0);
+  EXPECT_EQ(row(one, id).verdict, Verdict::regression);  // +3% on one GPU
+  const auto other = runs("GPU-a", "GPU-b");
+  const CompareResult two = compare_runs(other[0], other[1], {});
+  EXPECT_FALSE(two.same_gpu);
+  EXPECT_DOUBLE_EQ(two.threshold_pct, 5.0);
+  EXPECT_NEAR(row(two, id).limit, 0.05 * 70.0, 1e-9);
+  EXPECT_EQ(row(two, id).verdict, Verdict::unchanged);  // +3% between two GPUs
+  const Document doc = compare_document(two, other[0], other[1], {});
+  bool said = false;
+  for (const Block& b : doc.blocks)
+    for (const auto& line : b.lines)
+      said = said || line.find("different GPUs") != std::string::npos;
+  EXPECT_TRUE(said);
+  const auto unknown = runs("", "GPU-a");
+  EXPECT_FALSE(compare_runs(unknown[0], unknown[1], {}).same_gpu);
+  CompareOptions tight;
+  tight.machine_threshold_pct = 2.0;
+  EXPECT_EQ(row(compare_runs(other[0], other[1], tight), id).verdict, Verdict::regression);
 }
 
 // A host-bound row moving 40% is shown with "-" and not gated; --gate=all gates it on its time.

@@ -84,5 +84,27 @@ TEST(Statistics, WithinGroupSlope) {
   EXPECT_TRUE(std::isnan(within_group_slope({uneven})));
 }
 
+// Processes of one benchmark in two groups (the overhead of TrainLoop/ItemEveryStep bf16 n=512 in
+// two H200 calls: a host path with two speeds), against a skewed sample, a wild process, a
+// stragglers' tail, and gaps no wider than a change.
+TEST(Statistics, HasTwoGroups) {
+  const std::vector<double> most_low = {8.1, 8.4, 8.5, 8.5, 8.8, 9.0, 9.5, 9.6, 14.9, 15.2};
+  EXPECT_TRUE(has_two_groups(most_low, 1.3));
+  EXPECT_FALSE(has_two_groups(most_low, 6.0));  // the gap (5.3 us) is no wider than a change
+  const std::vector<double> straggler = {8.1, 8.2, 8.2, 8.8, 9.1, 9.3, 12.4, 14.6, 15.5, 15.5};
+  EXPECT_TRUE(has_two_groups(straggler, 1.3));
+  // BigGemm/DeviceSync bf16 n=4096: a tail of slow processes, no gap between groups.
+  const std::vector<double> skewed = {9.0, 9.2, 9.3, 9.7, 9.8, 11.2, 12.7, 15.2, 16.6, 20.3};
+  EXPECT_FALSE(has_two_groups(skewed, 1.0));
+  // NullKernel/ScalarRead/pageable: a 0.8 us gap, but the upper group spreads as wide.
+  const std::vector<double> spread = {8.4, 8.6, 8.6, 8.8, 9.6, 9.7, 9.9, 10.1, 10.7, 10.8};
+  EXPECT_FALSE(has_two_groups(spread, 0.5));
+  // One wild process is not a group (a group holds two and a fifth of the processes).
+  EXPECT_FALSE(has_two_groups({5.0, 5.1, 5.0, 4.9, 5.0, 5.1, 5.0, 4.9, 5.0, 30.0}, 0.5));
+  EXPECT_TRUE(has_two_groups({5.0, 5.1, 5.0, 4.9, 5.0, 5.1, 5.0, 4.9, 30.0, 30.2}, 0.5));
+  EXPECT_FALSE(has_two_groups({5.0, 5.1, 30.0}, 0.5));  // too few for two groups of two
+  EXPECT_FALSE(has_two_groups({5.0, 5.1, kNaN, 30.0, 30.1}, 0.5));
+}
+
 }  // namespace
 }  // namespace sync_summary
