@@ -352,7 +352,8 @@ TEST(Compare, TwoGroupsInBaseAreNotGated) {
   CompareOptions raw;
   raw.host_adjust = false;
   const Runs r = made({paired(id, two, 45.0)}, {paired(id, one, 45.0)});
-  const Comparison& c = row(compare_runs(r.base, r.next, raw), id);
+  const CompareResult res = compare_runs(r.base, r.next, raw);
+  const Comparison& c = row(res, id);
   EXPECT_FALSE(c.gated);
   EXPECT_EQ(c.verdict, Verdict::not_gated);
   EXPECT_NE(c.gate.find("two groups"), std::string::npos) << c.gate;
