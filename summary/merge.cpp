@@ -124,6 +124,11 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
 
   Json merged;
   merged["context"] = runs[0].contains("context") ? runs[0]["context"] : Json::object();
+  // Runs from several GPUs of one model may be merged; then the merged run names none, so that
+  // compare does not take it for a run of the first one's machine.
+  for (std::size_t r = 1; r < runs.size(); ++r)
+    if (context_text(runs[r], "gpu_uuid") != context_text(runs[0], "gpu_uuid"))
+      merged["context"].erase("gpu_uuid");
   merged["context"]["merged_runs"] = runs.size();
   merged["context"]["repetitions_are"] = "processes";
   merged["benchmarks"] = Json::array();

@@ -131,6 +131,17 @@ TEST(Merge, RefusesRunsOfDifferentMachinesOrSettings) {
             0);
 }
 
+// Runs of one GPU model from several machines merge; the merged run then names no GPU, so that
+// compare judges it with the between-machine threshold against any run.
+TEST(Merge, RunsOfSeveralGpusNameNone) {
+  const std::string same = temp("same_gpu");
+  merge_runs({run_file(0, {{"gpu_uuid", "GPU-a"}}), run_file(1, {{"gpu_uuid", "GPU-a"}})}, same);
+  EXPECT_EQ(read_json(same)["context"]["gpu_uuid"], "GPU-a");
+  const std::string mixed = temp("mixed_gpus");
+  merge_runs({run_file(0, {{"gpu_uuid", "GPU-a"}}), run_file(1, {{"gpu_uuid", "GPU-b"}})}, mixed);
+  EXPECT_FALSE(read_json(mixed)["context"].contains("gpu_uuid"));
+}
+
 TEST(Merge, RefusesDifferentBenchmarkSets) {
   const std::string out = temp("sets");
   try {
