@@ -49,15 +49,15 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<
   if (!xb || !xn || vb.size() < 3 || vn.size() < 3 || xb->reps.size() != vb.size() ||
       xn->reps.size() != vn.size())
     return;
+  const double reference = median(xb->reps);
   const Summary busy = b.summary("gpu_busy_us");
-  if (busy.valid() && busy.center >= kGpuBoundShare * median(xb->reps)) {
+  if (busy.valid() && busy.center >= kGpuBoundShare * reference) {
     c.gate += " (baseline GPU-bound: not host-adjusted)";
     return;
   }
   const double slope = within_group_slope({{xb->reps, vb}, {xn->reps, vn}});
   if (std::isnan(slope)) return;
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
-  const double reference = median(xb->reps);
   for (std::size_t i = 0; i < vb.size(); ++i) vb[i] -= c.host_slope * (xb->reps[i] - reference);
   for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
 }
@@ -131,14 +131,14 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
   if (vb.size() >= 3 && !std::isnan(nb)) c.resolution = o.noise_k * std::sqrt(2.0) * nb;
   // What reproduces is gated; a row whose own processes disagree by more than the change it
   // should catch is shown, with how much it can resolve, and not gated.
-  if (c.gated && o.gate == Gate::reproducible && !o.metric_given &&
-      c.resolution > o.max_noise_pct / 100.0 * scale) {
+  const bool reproducible_only = o.gate == Gate::reproducible && !o.metric_given;
+  if (c.gated && reproducible_only && c.resolution > o.max_noise_pct / 100.0 * scale) {
     c.gated = false;
     c.gate = "not gated: noisy between processes (BASE resolves " +
              fmt_fixed(100.0 * c.resolution / scale, 1) + "% of the step: over " +
              fmt_fixed(o.max_noise_pct, 1) + "%)";
   }
-  if (c.gated && o.gate == Gate::reproducible && !o.metric_given && has_two_groups(vb, c.limit)) {
+  if (c.gated && reproducible_only && has_two_groups(vb, c.limit)) {
     c.gated = false;
     c.gate =
         "not gated: BASE's processes fall in two groups further apart than a change (its "

@@ -29,20 +29,29 @@ inline std::string json_number(double v) {
   return std::string(buf, res.ptr);
 }
 
-// A paired row (sync_bench's paired patterns): real_time = baseline + overhead, the overhead's
-// quartiles spread +-quartile around it, gpu_bound 0.
-inline FakeBench paired(std::string name, const std::vector<double>& overhead,
-                        double baseline = 2.0, double quartile = 0.05) {
+// A paired row (sync_bench's paired patterns), one repetition per process with its own Async
+// baseline: real_time = baseline + overhead, the overhead's quartiles spread +-quartile around
+// it, gpu_bound 0.
+inline FakeBench paired_processes(std::string name, const std::vector<double>& baseline,
+                                  const std::vector<double>& overhead, double quartile = 0.05) {
   FakeBench b{std::move(name), {}, {}, {}};
-  for (double o : overhead) {
-    b.times.push_back(baseline + o);
-    b.counters["baseline_us"].push_back(baseline);
+  for (std::size_t i = 0; i < overhead.size(); ++i) {
+    const double o = overhead[i];
+    b.times.push_back(baseline[i] + o);
+    b.counters["baseline_us"].push_back(baseline[i]);
     b.counters["overhead_us"].push_back(o);
     b.counters["overhead_p25_us"].push_back(o - quartile);
     b.counters["overhead_p75_us"].push_back(o + quartile);
     b.counters["gpu_bound"].push_back(0.0);
   }
   return b;
+}
+
+// The same with one baseline for every process.
+inline FakeBench paired(std::string name, const std::vector<double>& overhead,
+                        double baseline = 2.0, double quartile = 0.05) {
+  return paired_processes(std::move(name), std::vector<double>(overhead.size(), baseline), overhead,
+                          quartile);
 }
 
 // An unpaired row with gpu_bound = bound (0 host-bound, 1 GPU-bound; < 0: no gpu_bound).

@@ -257,23 +257,18 @@ TEST(Compare, OnlyBaseNoiseDecidesWhatIsGated) {
 // overheads, spread by the hosts, hide; and two runs that differ only in their hosts' speed are
 // not a regression.
 TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
+  const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
   const std::vector<double> hosts = {3.0, 3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0};
   const auto processes = [&](double cost, double slowdown) {
-    test::FakeBench b = test::paired("SmallGemm/DeviceSync/fp16/cublas/n:512", {}, 0.0);
+    std::vector<double> base, overhead;
     for (std::size_t i = 0; i < hosts.size(); ++i) {
-      const double base = hosts[i] + slowdown;
-      const double overhead = 5.0 + 0.5 * (base - 3.0) + cost + (i % 3 == 0 ? 0.02 : -0.01);
-      b.times.push_back(base + overhead);
-      b.counters["baseline_us"].push_back(base);
-      b.counters["overhead_us"].push_back(overhead);
-      b.counters["overhead_p25_us"].push_back(overhead - 0.05);
-      b.counters["overhead_p75_us"].push_back(overhead + 0.05);
-      b.counters["gpu_bound"].push_back(0.0);
-      b.counters["syncs_per_step"].push_back(1.0);
+      base.push_back(hosts[i] + slowdown);
+      overhead.push_back(5.0 + 0.5 * (base.back() - 3.0) + cost + (i % 3 == 0 ? 0.02 : -0.01));
     }
+    test::FakeBench b = test::paired_processes(id, base, overhead);
+    b.counters["syncs_per_step"] = std::vector<double>(hosts.size(), 1.0);
     return b;
   };
-  const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
   const Runs costlier = made({processes(0.0, 0.0)}, {processes(1.0, 0.0)});
   const CompareResult adjusted_res = compare_runs(costlier.base, costlier.next, {});
   const Comparison& adjusted = row(adjusted_res, id);
@@ -302,40 +297,32 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
 }
 
 // A GPU-bound baseline's spread between processes is its clock, not the host: no slope is fitted
-// to it. (Here the overheads follow the baselines with a slope of 2: adjusted, the +1 us change
-// would read as 0.)
+// to it. Here NEW's GPU ran 2.5 us faster a step and its overheads are BASE's: raw, unchanged;
+// adjusted along the overheads' slope of 2 on the baselines, it would read +5 us.
 TEST(Compare, GpuBoundBaselineIsNotHostAdjusted) {
   const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
-  const auto processes = [&](double cost, double shift) {
-    test::FakeBench b = test::paired(id, {}, 0.0);
+  const auto processes = [&](double shift, double gpu_busy) {
+    std::vector<double> base, overhead;
     for (int i = 0; i < 9; ++i) {
-      const double base = 172.0 + 0.5 * i + shift;
-      const double overhead = 12.0 + 2.0 * (base - 172.0) + cost;
-      b.times.push_back(base + overhead);
-      b.counters["baseline_us"].push_back(base);
-      b.counters["overhead_us"].push_back(overhead);
-      b.counters["overhead_p25_us"].push_back(overhead - 0.5);
-      b.counters["overhead_p75_us"].push_back(overhead + 0.5);
-      b.counters["gpu_busy_us"].push_back(171.5);
-      b.counters["gpu_bound"].push_back(1.0);
-      b.counters["syncs_per_step"].push_back(1.0);
+      base.push_back(172.0 + 0.5 * i + shift);
+      overhead.push_back(12.0 + 1.0 * i);  // 2 us per us of BASE's baseline
     }
+    test::FakeBench b = test::paired_processes(id, base, overhead, 0.5);
+    b.counters["gpu_busy_us"] = std::vector<double>(9, gpu_busy);
+    b.counters["gpu_bound"] = std::vector<double>(9, 1.0);
+    b.counters["syncs_per_step"] = std::vector<double>(9, 1.0);
     return b;
   };
-  const Runs r = made({processes(0.0, 0.0)}, {processes(5.0, -2.5)});
+  const Runs r = made({processes(0.0, 171.5)}, {processes(-2.5, 171.5)});
   const CompareResult res = compare_runs(r.base, r.next, {});
   const Comparison& c = row(res, id);
   EXPECT_TRUE(std::isnan(c.host_slope));
   EXPECT_NE(c.gate.find("baseline GPU-bound: not host-adjusted"), std::string::npos) << c.gate;
-  EXPECT_NEAR(c.delta, 0.0, 1e-9);  // raw: +5 us of cost, -5 us from the faster clocks' baselines
+  EXPECT_NEAR(c.delta, 0.0, 1e-9);
+  EXPECT_EQ(c.verdict, Verdict::unchanged);
 
-  // The same row with a host-bound baseline (the GPU busy a fraction of it) is adjusted.
-  auto host_paced = [&](double cost, double shift) {
-    test::FakeBench b = processes(cost, shift);
-    b.counters["gpu_busy_us"] = std::vector<double>(9, 20.0);
-    return b;
-  };
-  const Runs h = made({host_paced(0.0, 0.0)}, {host_paced(5.0, -2.5)});
+  // The same rows with a host-paced baseline (the GPU busy a fraction of it) are adjusted.
+  const Runs h = made({processes(0.0, 20.0)}, {processes(-2.5, 20.0)});
   const CompareResult hres = compare_runs(h.base, h.next, {});
   EXPECT_NEAR(row(hres, id).host_slope, 2.0, 1e-9);
   EXPECT_NEAR(row(hres, id).delta, 5.0, 1e-9);
