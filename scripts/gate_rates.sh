@@ -7,15 +7,26 @@
 # (compare's bound: host or sync); on a GPU-bound step that never blocks the host the GPU's queue
 # hides it, and those rows are listed apart. Extra arguments go to sync_summary compare.
 #
-#   scripts/gate_rates.sh DIR1 DIR2 [DIR3...] [-- compare flags]
+# With --merged-base, each DIR is judged against a baseline merged from every other DIR's clean
+# run instead (leave one out): a BASE from several machines, which measures how much they differ
+# row by row (sync_summary compare --help). A --filter among the compare flags also picks what is
+# merged (runs of different benchmark sets merge on what they share).
+#
+#   scripts/gate_rates.sh [--merged-base] DIR1 DIR2 [DIR3...] [-- compare flags]
 set -uo pipefail
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 # Where gate_runs.sh injects +1 us (kept in step with it).
 HOST1US_FAMILIES='^(NullKernel|SmallGemm|SyncEvery)/'
+merged_base=0
+[ "${1:-}" = "--merged-base" ] && { merged_base=1; shift; }
 dirs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do dirs+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-[ ${#dirs[@]} -ge 1 ] || { sed -n '2,8s/^# \{0,1\}//p' "$0"; exit 2; }
+[ ${#dirs[@]} -ge 1 ] || { sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 2; }
+filter=()
+for flag in "$@"; do
+  case "$flag" in --filter=*) filter=("$flag") ;; esac
+done
 
 # REGRESSION verdicts of one comparison among the gated rows whose name matches $APPLIED (awk
 # regex), per kind of gate (paired overhead, GPU-bound time), with the rows not flagged; with
@@ -27,7 +38,7 @@ rates() {
     $col["gate"] ~ /^not gated/ || $col["benchmark"] !~ applied { next }
     {
       kind = $col["gate"]
-      sub(/ \((host-adjusted|baseline GPU-bound).*/, "", kind)
+      sub(/ \(.*/, "", kind)  # the gate without its details (host-adjusted, between GPUs...)
       if (host_cost && $col["bound"] == "gpu") kind = "GPU-bound, host cost hidden (not counted)"
       ++n[kind]
       if ($col["verdict"] == "REGRESSION") ++hit[kind]
@@ -44,20 +55,13 @@ rates() {
     }' section="$SECTION" totals="$totals"
 }
 totals="$(mktemp)"
-trap 'rm -f "$totals"' EXIT
+work="$(mktemp -d)"
+trap 'rm -rf "$totals" "$work"' EXIT
 
-echo "False alarms (clean vs clean, different device calls):"
-for a in "${dirs[@]}"; do
-  for b in "${dirs[@]}"; do
-    [ "$a" = "$b" ] && continue
-    printf '  %s -> %s: ' "$a" "$b"
-    SECTION='false alarms' APPLIED='.' rates "$@" "$a/clean.json" "$b/clean.json"
-  done
-done
-# One injected run against a clean run: the same device call's (same machine), or every other
-# call's (another machine, or the same one again: compare says which threshold it used).
-detect() {  # detect SECTION CLEAN_DIR INJECTED_DIR
-  local section="$1" clean="$2" injected="$3" v applied host_cost
+# One injected run against a clean BASE: the same device call's (same machine), another call's
+# (another machine, or the same one again: compare says which threshold it used), or a merged one.
+detect() {  # detect SECTION BASE.json INJECTED_DIR [compare flags]
+  local section="$1" base="$2" injected="$3" v applied host_cost
   shift 3
   for v in host1us host10 gpu10; do
     [ -r "$injected/$v.json" ] || continue
@@ -65,19 +69,42 @@ detect() {  # detect SECTION CLEAN_DIR INJECTED_DIR
     [ "$v" = host1us ] && applied="$HOST1US_FAMILIES"
     host_cost=0
     case "$v" in host*) host_cost=1 ;; esac
-    printf '  %s -> %s %-8s ' "$clean" "$injected" "$v:"
-    SECTION="$section $v" APPLIED="$applied" HOST_COST=$host_cost rates "$@" "$clean/clean.json" \
+    printf '  %s -> %s %-8s ' "$base" "$injected" "$v:"
+    SECTION="$section $v" APPLIED="$applied" HOST_COST=$host_cost rates "$@" "$base" \
       "$injected/$v.json"
   done
 }
-echo "Detection (clean vs injected, same device call):"
-for d in "${dirs[@]}"; do detect 'detection, same call,' "$d" "$d" "$@"; done
-echo "Detection (clean of one device call vs injected of another):"
-for a in "${dirs[@]}"; do
-  for b in "${dirs[@]}"; do
-    [ "$a" = "$b" ] || detect 'detection, across calls,' "$a" "$b" "$@"
+
+if [ $merged_base -eq 1 ]; then
+  echo "Against a baseline merged from every other DIR's clean run (leave one out):"
+  for d in "${dirs[@]}"; do
+    others=()
+    for o in "${dirs[@]}"; do [ "$o" = "$d" ] || others+=("$o/clean.json"); done
+    base="$work/base_without_$(basename "$d").json"
+    "$summary" merge "${filter[@]}" --output="$base" "${others[@]}" 2>/dev/null ||
+      { echo "gate_rates.sh: cannot merge the clean runs of every DIR but $d" >&2; exit 2; }
+    printf '  %s -> %s: ' "$base" "$d"
+    SECTION='false alarms' APPLIED='.' rates "$@" "$base" "$d/clean.json"
+    detect 'detection, merged base,' "$base" "$d" "$@"
   done
-done
+else
+  echo "False alarms (clean vs clean, different device calls):"
+  for a in "${dirs[@]}"; do
+    for b in "${dirs[@]}"; do
+      [ "$a" = "$b" ] && continue
+      printf '  %s -> %s: ' "$a" "$b"
+      SECTION='false alarms' APPLIED='.' rates "$@" "$a/clean.json" "$b/clean.json"
+    done
+  done
+  echo "Detection (clean vs injected, same device call):"
+  for d in "${dirs[@]}"; do detect 'detection, same call,' "$d/clean.json" "$d" "$@"; done
+  echo "Detection (clean of one device call vs injected of another):"
+  for a in "${dirs[@]}"; do
+    for b in "${dirs[@]}"; do
+      [ "$a" = "$b" ] || detect 'detection, across calls,' "$a/clean.json" "$b" "$@"
+    done
+  done
+fi
 echo "Totals:"
 awk -F'\t' '{ hit[$1 ": " $2] += $3; n[$1 ": " $2] += $4 }
   END { for (k in n) printf "  %s: %d of %d flagged\n", k, hit[k], n[k] }' "$totals" | sort

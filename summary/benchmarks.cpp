@@ -46,6 +46,7 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
   if (!e.aggregate) {
     b.unit = e.unit;
     metric_slot(b, kRealTime).reps.push_back(time(e.real_time));
+    b.rep_gpus.emplace_back(e.gpu_uuid.empty() ? run.context_value("gpu_uuid") : e.gpu_uuid);
     metric_slot(b, kCpuTime).reps.push_back(time(e.cpu_time));
     for (const auto& c : e.counters) metric_slot(b, run.counter_name(c)).reps.push_back(c.value);
     return;

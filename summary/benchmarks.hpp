@@ -53,6 +53,9 @@ struct Bench {
   std::size_t failed = 0;  // repetitions that errored or were skipped
   std::size_t repetitions = 0;
   std::vector<Metric> metrics;  // real_time, cpu_time, then counters in first-seen order
+  // The GPU of each repetition, in real_time's order: the row's own gpu_uuid (a run merged from
+  // several machines), else the run's; "" when neither says.
+  std::vector<std::string> rep_gpus;
 
   const Metric* metric(std::string_view name) const;
   const Summary& summary(std::string_view metric_name) const;  // empty Summary when absent

@@ -44,7 +44,7 @@ const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> compare = {
       "format", "filter",  "threshold",     "machine-threshold", "alpha",      "metric",
       "gate",   "noise-k", "min-effect-us", "max-noise",         "host-adjust"};
-  static const std::set<std::string> merge = {"output"};
+  static const std::set<std::string> merge = {"output", "filter"};
   static const std::set<std::string> timeline = {"output", "filter", "steps"};
   if (command == "merge") return merge;
   if (command == "timeline") return timeline;
@@ -234,7 +234,8 @@ int run_timeline(const Options& o, std::ostream& err) {
 int run_command(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.command == "timeline") return run_timeline(o, err);
   if (o.command == "merge") {
-    const std::size_t reps = merge_runs(o.files, o.output);
+    const std::regex filter = filter_regex(o);
+    const std::size_t reps = merge_runs(o.files, o.output, o.has_filter ? &filter : nullptr);
     err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " (" << reps
         << " repetitions a benchmark)\n";
     return 0;

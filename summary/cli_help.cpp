@@ -87,7 +87,11 @@ one whose BASE processes fall in two groups further apart than a change.
 
 Machines of one kind differ by more than the processes of one machine do: when BASE and NEW ran
 on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at least
---machine-threshold.
+--machine-threshold. A BASE merged from runs on 5 GPUs or more (sync_summary merge, 3+ processes
+a GPU) measures that instead, row by row: one more machine's median is expected within the
+prediction interval of its GPUs' medians (Student's t at 0.001, two-sided), and the threshold is
+that, and at least --threshold. A row whose interval is over --max-noise % of its step is shown,
+not gated: it moves between machines by more than a change.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
@@ -123,15 +127,20 @@ number, or a bad command line.
 )";
 
 constexpr std::string_view kMerge =
-    R"(usage: sync_summary merge --output=MERGED.json RUN1.json RUN2.json ...
+    R"(usage: sync_summary merge --output=MERGED.json [--filter=REGEX] RUN1.json RUN2.json ...
 
 Merges runs of the same benchmarks, one per sync_bench process (scripts/processes.sh), into one
 Google Benchmark JSON whose repetitions are the processes: one row per run and repetition, then
 mean, median, stddev and cv aggregates, as Google Benchmark writes them for
 --benchmark_repetitions (its tools/compare.py reads the file). A run that already has
 repetitions adds each of them. The context is the first run's, with merged_runs and
-repetitions_are = processes. Refused (exit 2): runs from different GPUs, drivers, CPUs, wait
-modes or accounting settings, or with different sets of benchmarks.
+repetitions_are = processes. Each repetition's row names the GPU it ran on (gpu_uuid), so that
+runs from several machines of one model merge into a baseline that measures how much machines
+differ (compare --help); the merged context then names no gpu_uuid. Refused (exit 2): runs from
+different GPU models, drivers, CPUs, wait modes or accounting settings, or with different sets of
+benchmarks.
+
+  --filter=REGEX   merge only the benchmarks whose name REGEX finds (ECMAScript)
 
 exit status: 0 written, 2 bad input or bad command line.
 )";

@@ -31,14 +31,41 @@ double side_noise(const std::vector<double>& reps, const Bench& b, const std::st
   return p25.valid() && p75.valid() ? (p75.center - p25.center) / 1.349 : kNaN;
 }
 
+// Repetition indices of b by GPU, in first-seen order (rep_gpus); one group of all when the GPUs
+// of the n repetitions judged are not known one by one.
+std::vector<std::vector<std::size_t>> by_gpu(const Bench& b, std::size_t n) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::vector<std::string_view> gpus;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view gpu = b.rep_gpus.size() == n ? std::string_view(b.rep_gpus[i]) : "";
+    const auto k =
+        static_cast<std::size_t>(std::find(gpus.begin(), gpus.end(), gpu) - gpus.begin());
+    if (k == gpus.size()) {
+      gpus.push_back(gpu);
+      groups.emplace_back();
+    }
+    groups[k].push_back(i);
+  }
+  return groups;
+}
+
+// The values of one group of repetitions.
+std::vector<double> values_of(const std::vector<double>& v, const std::vector<std::size_t>& group) {
+  std::vector<double> out;
+  out.reserve(group.size());
+  for (std::size_t i : group) out.push_back(v[i]);
+  return out;
+}
+
 // A process whose host runs slow (10-40% from one process to the next on these VMs) lengthens a
 // paired overhead too: the sync's return path and a read's copy and formatting are host work.
 // The process's Async baseline, measured in the same rounds, says how slow its host was. So each
 // repetition's overhead is moved to BASE's median baseline along the slope of overhead on
 // baseline within each run (Theil-Sen over pairs of processes of the same run, clamped to
-// [0, kMaxHostSlope]), and the runs are compared as if every process had the same host. This
-// assumes the change under test leaves the Async baseline alone; a change there shows on the
-// Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw. Not
+// [0, kMaxHostSlope]; within each GPU of a run merged from several, so that a machine's shift
+// does not enter the slope either), and the runs are compared as if every process had the same
+// host. This assumes the change under test leaves the Async baseline alone; a change there shows on
+// the Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw. Not
 // where BASE's baseline is GPU-bound: its spread is the GPU's clock, not the host's speed, and a
 // slope fitted to it moves the overheads by GPU noise (a bf16 n=4096 GEMM's DeviceSync on the
 // H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5).
@@ -55,11 +82,33 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<
     c.gate += " (baseline GPU-bound: not host-adjusted)";
     return;
   }
-  const double slope = within_group_slope({{xb->reps, vb}, {xn->reps, vn}});
+  std::vector<Points> groups;
+  for (const auto& g : by_gpu(b, vb.size()))
+    groups.push_back({values_of(xb->reps, g), values_of(vb, g)});
+  for (const auto& g : by_gpu(n, vn.size()))
+    groups.push_back({values_of(xn->reps, g), values_of(vn, g)});
+  const double slope = within_group_slope(groups);
   if (std::isnan(slope)) return;
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
   for (std::size_t i = 0; i < vb.size(); ++i) vb[i] -= c.host_slope * (xb->reps[i] - reference);
   for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
+}
+
+// BASE's GPUs and, between two machines, how far one more machine's median of the values judged
+// (vb, host-adjusted) may land from BASE's: Student's prediction interval from the medians of
+// BASE's GPUs, t(kMachineAlpha, M - 1) x their standard deviation x sqrt(1 + 1/M).
+void measure_machines(Comparison& c, const Bench& b, const std::vector<double>& vb, bool same_gpu) {
+  if (b.rep_gpus.size() != vb.size()) return;
+  std::vector<double> medians;
+  for (const auto& g : by_gpu(b, vb.size())) {
+    if (g.size() < kMinMachineRepetitions || b.rep_gpus[g.front()].empty()) continue;
+    medians.push_back(median(values_of(vb, g)));
+  }
+  c.machines = medians.size();
+  if (same_gpu || medians.size() < kMinMachines) return;
+  const double m = static_cast<double>(medians.size());
+  c.machine_limit = student_t_quantile(kMachineAlpha, static_cast<int>(medians.size()) - 1) *
+                    describe(medians).stddev * std::sqrt(1.0 + 1.0 / m);
 }
 
 // What sets the pace of BASE's step (compare.hpp, Comparison::bound).
@@ -125,7 +174,11 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
   c.noise = std::isnan(nb) && std::isnan(nn)
                 ? kNaN
                 : std::sqrt((std::isnan(nb) ? 0.0 : nb * nb) + (std::isnan(nn) ? 0.0 : nn * nn));
-  c.limit = threshold_pct / 100.0 * scale;
+  // Between two machines: the spread BASE measured between its GPUs where it can, with
+  // --threshold as the floor; else the flat --machine-threshold (threshold_pct).
+  const bool machines_measured = !std::isnan(c.machine_limit);
+  c.limit = (machines_measured ? o.threshold_pct : threshold_pct) / 100.0 * scale;
+  if (machines_measured) c.limit = std::max(c.limit, c.machine_limit);
   if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
   if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
   if (vb.size() >= 3 && !std::isnan(nb)) c.resolution = o.noise_k * std::sqrt(2.0) * nb;
@@ -138,6 +191,9 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
              fmt_fixed(100.0 * c.resolution / scale, 1) + "% of the step: over " +
              fmt_fixed(o.max_noise_pct, 1) + "%)";
   }
+  if (c.gated && machines_measured)
+    c.gate += " (between BASE's " + std::to_string(c.machines) +
+              " GPUs: " + fmt_fixed(100.0 * c.machine_limit / scale, 1) + "% of the step)";
   if (c.gated && reproducible_only && has_two_groups(vb, c.limit)) {
     c.gated = false;
     c.gate =
@@ -268,6 +324,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
         c.next = summary_of(*mn, vn);
       }
     }
+    measure_machines(c, b, vb, res.same_gpu);
     c.change = relative_change(c.base.center, c.next.center);
     c.delta = c.next.center - c.base.center;
     if (vb.size() < 2 || vn.size() < 2) res.single_repetition = true;
@@ -296,7 +353,11 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
       fmt_fixed(res.threshold_pct, 1) + "%" +
       (res.same_gpu ? ""
                     : " (BASE and NEW ran on different GPUs, or one GPU is unknown: the "
-                      "between-machine --machine-threshold)");
+                      "between-machine --machine-threshold; on a row whose BASE ran on " +
+                          std::to_string(kMinMachines) +
+                          " GPUs or more, the spread measured between them instead, and at "
+                          "least " +
+                          fmt_fixed(o.threshold_pct, 1) + "%)");
   const std::string gate_rule =
       o.gate == Gate::all || o.metric_given
           ? "gated: every row, on " + metric_title(o.metric)
@@ -327,10 +388,10 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   t.align = {Align::left,  Align::left,  Align::right, Align::right, Align::right,
              Align::right, Align::right, Align::right, Align::left};
   doc.tidy.header = {
-      "benchmark",        "time_unit",       "metric",  "gate",  "base_median", "new_median",
-      "change_pct",       "delta",           "noise",   "limit", "p_value",     "u_method",
-      "base_repetitions", "new_repetitions", "verdict", "bound", "resolution",  "host_slope",
-      "raw_delta"};
+      "benchmark",        "time_unit",       "metric",       "gate",  "base_median", "new_median",
+      "change_pct",       "delta",           "noise",        "limit", "p_value",     "u_method",
+      "base_repetitions", "new_repetitions", "verdict",      "bound", "resolution",  "host_slope",
+      "raw_delta",        "base_gpus",       "machine_limit"};
   for (const Comparison& c : res.rows) {
     const std::string p = c.has_utest ? fmt_p(c.utest.p) : "no test";
     const std::string method =
@@ -344,12 +405,27 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                       failed || !c.gated ? "" : fmt_value(c.limit), failed ? "" : p,
                       std::to_string(c.base.n) + " vs " + std::to_string(c.next.n),
                       verdict_text(c.verdict)});
-    doc.tidy.rows.push_back(
-        {c.identity, std::string(unit_name(c.unit)), c.metric, c.gate, fmt_exact(c.base.center),
-         fmt_exact(c.next.center), fmt_exact(c.change * 100.0), fmt_exact(c.delta),
-         fmt_exact(c.noise), fmt_exact(c.limit), c.has_utest ? fmt_exact(c.utest.p) : "", method,
-         std::to_string(c.base.n), std::to_string(c.next.n), verdict_text(c.verdict), c.bound,
-         fmt_exact(c.resolution), fmt_exact(c.host_slope), fmt_exact(c.raw_delta)});
+    doc.tidy.rows.push_back({c.identity,
+                             std::string(unit_name(c.unit)),
+                             c.metric,
+                             c.gate,
+                             fmt_exact(c.base.center),
+                             fmt_exact(c.next.center),
+                             fmt_exact(c.change * 100.0),
+                             fmt_exact(c.delta),
+                             fmt_exact(c.noise),
+                             fmt_exact(c.limit),
+                             c.has_utest ? fmt_exact(c.utest.p) : "",
+                             method,
+                             std::to_string(c.base.n),
+                             std::to_string(c.next.n),
+                             verdict_text(c.verdict),
+                             c.bound,
+                             fmt_exact(c.resolution),
+                             fmt_exact(c.host_slope),
+                             fmt_exact(c.raw_delta),
+                             std::to_string(c.machines),
+                             fmt_exact(c.machine_limit)});
   }
   if (res.single_repetition)
     t.notes.push_back(

@@ -36,7 +36,8 @@ struct CompareOptions {
   double max_noise_pct = 5.0;
   // BASE and NEW from different GPUs (their gpu_uuid differ, or one is unknown): the threshold is
   // at least this. Machines of one kind differ by more than one machine's processes do (the GPU's
-  // silicon and power, the host's memory path): see the README's gate section for the runs.
+  // silicon and power, the host's memory path): see the README's gate section for the runs. A row
+  // whose BASE ran on kMinMachines GPUs or more uses what they measured instead (machine_limit).
   double machine_threshold_pct = 5.0;
 };
 
@@ -46,6 +47,16 @@ inline constexpr double kGpuBoundShare = 0.8;
 
 // The most of a change in a process's Async baseline that its overhead is taken to follow.
 inline constexpr double kMaxHostSlope = 3.0;
+
+// A BASE merged from runs on several GPUs measures how much machines differ, row by row: from
+// kMinMachines GPUs with kMinMachineRepetitions processes each, one more machine's median is
+// expected within a prediction interval of their medians, at two-sided kMachineAlpha (machine
+// medians are few and not quite normal: a wide interval, for a gate without false alarms). Fewer
+// GPUs say too little about the next one (Student's t of 3 degrees of freedom is 12.9 at 0.001):
+// the flat --machine-threshold then.
+inline constexpr std::size_t kMinMachines = 5;
+inline constexpr std::size_t kMinMachineRepetitions = 3;
+inline constexpr double kMachineAlpha = 0.001;
 
 enum class Verdict { regression, improvement, unchanged, not_significant, not_gated };
 
@@ -66,6 +77,12 @@ struct Comparison {
   // the adjustment; NaN when the row was not adjusted (then delta is the raw change).
   double host_slope = kNaN;
   double raw_delta = kNaN;
+  // BASE's GPUs with kMinMachineRepetitions repetitions of this row or more, and, when BASE and
+  // NEW are not one GPU and there are kMinMachines of them, how far one more machine's median may
+  // land from BASE's (the prediction interval; NaN else): the limit is at least this, and at
+  // least --threshold, instead of --machine-threshold.
+  std::size_t machines = 0;
+  double machine_limit = kNaN;
   // What sets the pace of BASE's step: "sync" (it blocks the host at least once a step, so host
   // and GPU take turns and a host cost lengthens it), else by gpu_bound "gpu" (a host cost hides
   // behind the GPU's queue) or "host"; "" when BASE has neither counter.

@@ -256,6 +256,8 @@ class RunBuilder : public nlohmann::json_sax<Json> {
       e.skipped = need_bool(v);
     } else if (k == "label") {
       e.label = need_string(v);
+    } else if (k == "gpu_uuid") {
+      e.gpu_uuid = need_string(v);
     } else if (k == "family_index" || k == "per_family_instance_index" || k == "cpu_coefficient" ||
                k == "real_coefficient" || k == "big_o" || k == "rms") {
       // Known Google Benchmark fields sync_summary does not use.

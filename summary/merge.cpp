@@ -89,7 +89,8 @@ Json aggregate_row(const Json& first, const std::string& name, const std::string
 
 }  // namespace
 
-std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output) {
+std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output,
+                       const std::regex* filter) {
   if (inputs.empty()) throw InputError("merge: no RUN.json given");
   std::vector<Json> runs;
   for (const std::string& path : inputs) runs.push_back(read_json(path));
@@ -105,16 +106,19 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
   // The rows of each benchmark, in the first run's order; every run must have the same set.
   std::vector<std::string> order;
   std::map<std::string, std::vector<Json>> rows;
+  std::map<std::string, std::vector<std::string>> gpus;  // each row's run's gpu_uuid
   for (std::size_t r = 0; r < runs.size(); ++r) {
     std::map<std::string, int> seen;
     for (const Json& row : runs[r]["benchmarks"]) {
       if (row.value("run_type", "iteration") != "iteration") continue;
       const std::string name = row.value("run_name", row.value("name", ""));
       if (name.empty()) throw InputError("merge: a row of " + inputs[r] + " has no name");
+      if (filter && !std::regex_search(name, *filter)) continue;
       if (r == 0 && !rows.count(name)) order.push_back(name);
       if (r > 0 && !rows.count(name))
         throw InputError("merge: " + name + " is in " + inputs[r] + " but not in " + inputs[0]);
       rows[name].push_back(row);
+      gpus[name].push_back(context_text(runs[r], "gpu_uuid"));
       ++seen[name];
     }
     for (const std::string& name : order)
@@ -129,6 +133,7 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
   for (std::size_t r = 1; r < runs.size(); ++r)
     if (context_text(runs[r], "gpu_uuid") != context_text(runs[0], "gpu_uuid"))
       merged["context"].erase("gpu_uuid");
+  if (order.empty()) throw InputError("merge: no benchmark to merge");
   merged["context"]["merged_runs"] = runs.size();
   merged["context"]["repetitions_are"] = "processes";
   merged["benchmarks"] = Json::array();
@@ -145,6 +150,9 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
         fields.push_back(it.key());
     for (std::size_t i = 0; i < reps.size(); ++i) {
       Json& row = reps[i];
+      // Each repetition names its GPU (a row merged before keeps its own), so that compare can
+      // measure how much the machines of a baseline merged from several differ.
+      if (!row.contains("gpu_uuid") && !gpus[name][i].empty()) row["gpu_uuid"] = gpus[name][i];
       row["name"] = name;
       row["run_name"] = name;
       row["run_type"] = "iteration";

@@ -5,13 +5,16 @@
 // for --benchmark_repetitions), so that compare, and Google Benchmark's tools/compare.py, see the
 // spread between processes and not only the spread within one.
 
+#include <regex>
 #include <string>
 #include <vector>
 
 namespace sync_summary {
 
 // Throws InputError for an unreadable file, runs from different machines or settings, or
-// different sets of benchmarks. Returns the number of repetitions per benchmark written.
-std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output);
+// different sets of benchmarks (among those whose name the filter finds, when one is given).
+// Returns the number of repetitions per benchmark written.
+std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output,
+                       const std::regex* filter = nullptr);
 
 }  // namespace sync_summary

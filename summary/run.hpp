@@ -39,6 +39,7 @@ struct Entry {
   bool skipped = false;  // "skipped" (1.8): SkipWithMessage
   std::string message;   // error_message or skip_message
   std::string label;
+  std::string gpu_uuid;  // "gpu_uuid": the GPU this repetition ran on (sync_summary merge's rows)
   std::vector<Counter> counters;  // every other numeric field: user counters
 };
 

@@ -80,6 +80,48 @@ bool has_two_groups(std::vector<double> v, double min_gap) {
   return false;
 }
 
+namespace {
+
+// P(|T| <= t) for integer df, by the finite series of Abramowitz and Stegun 26.7.3 (odd df) and
+// 26.7.4 (even df), in theta = atan(t / sqrt(df)).
+double t_central_probability(double t, int df) {
+  const double theta = std::atan(t / std::sqrt(static_cast<double>(df)));
+  const double s = std::sin(theta), c = std::cos(theta);
+  if (df % 2 == 0) {
+    double term = 1.0, sum = 1.0;
+    for (int k = 2; k <= df - 2; k += 2) {
+      term *= c * c * (k - 1) / k;
+      sum += term;
+    }
+    return s * sum;
+  }
+  double sum = 0.0;
+  if (df > 1) {
+    double term = c;
+    sum = c;
+    for (int k = 3; k <= df - 2; k += 2) {
+      term *= c * c * (k - 1) / k;
+      sum += term;
+    }
+  }
+  constexpr double kPi = 3.14159265358979323846;
+  return 2.0 / kPi * (theta + s * sum);
+}
+
+}  // namespace
+
+double student_t_quantile(double alpha, int df) {
+  if (df < 1 || !(alpha > 0.0 && alpha < 1.0)) return kNaN;
+  // Bisection: the probability rises with t; 200 halvings reach the last bit of a double.
+  double lo = 0.0, hi = 1.0;
+  while (t_central_probability(hi, df) < 1.0 - alpha && hi < 1e300) hi *= 2.0;
+  for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; ++i) {
+    const double mid = (lo + hi) / 2.0;
+    (t_central_probability(mid, df) < 1.0 - alpha ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2.0;
+}
+
 double relative_change(double old_value, double new_value) {
   if (old_value == 0.0 && new_value == 0.0) return 0.0;
   if (old_value == 0.0) return (new_value - old_value) / ((old_value + new_value) / 2.0);

@@ -45,6 +45,11 @@ double within_group_slope(const std::vector<Points>& groups);
 // the gap when most landed in one. A skewed sample (a tail of slow processes) has no such gap.
 bool has_two_groups(std::vector<double> values, double min_gap);
 
+// The two-sided quantile of Student's t with df degrees of freedom: the t with P(|T| <= t) =
+// 1 - alpha. df >= 1, 0 < alpha < 1; NaN else. (The width of a prediction interval from df + 1
+// values: how far the next one may land from their mean, in their standard deviations.)
+double student_t_quantile(double alpha, int df);
+
 // Relative change as Google Benchmark's report.py calculate_change: (new - old) / |old|, with
 // old == 0 guarded (0 when both are 0, else (new - old) / mean(old, new)). A fraction.
 double relative_change(double old_value, double new_value);

@@ -9,7 +9,9 @@
 #include "errors.hpp"
 #include "gb_builder.hpp"
 #include "gb_json.hpp"
+#include "merge.hpp"
 #include "run_info.hpp"
+#include "statistics.hpp"
 #include "test_util.hpp"
 
 namespace sync_summary {
@@ -386,6 +388,120 @@ TEST(Compare, DifferentGpusUseTheMachineThreshold) {
   CompareOptions tight;
   tight.machine_threshold_pct = 2.0;
   EXPECT_EQ(row(compare_runs(other[0], other[1], tight), id).verdict, Verdict::regression);
+}
+
+// A BASE as a CI job builds it over several machines: one run per GPU (three processes each,
+// their overheads medians[g] +-0.02 us, the Async baseline 30 us), merged by sync_summary merge.
+RunData merged_base(const std::string& id, const std::vector<double>& medians) {
+  const std::string dir = testing::TempDir() + "compare_" +
+                          testing::UnitTest::GetInstance()->current_test_info()->name() + "_";
+  std::vector<std::string> runs;
+  for (std::size_t g = 0; g < medians.size(); ++g) {
+    const double m = medians[g];
+    runs.push_back(
+        test::write_run(dir + std::to_string(g) + ".json",
+                        {test::paired_processes(id, {30.0, 30.0, 30.0}, {m - 0.02, m, m + 0.02})},
+                        {{"gpu_uuid", "GPU-" + std::to_string(g)}}));
+  }
+  merge_runs(runs, dir + "merged.json");
+  return digest(load_run(dir + "merged.json"));
+}
+
+RunData on_gpu(const std::vector<test::FakeBench>& benches, const std::string& gpu) {
+  return digest(parse_run(test::gb_json(benches, {{"gpu_uuid", gpu}}), gpu + ".json"));
+}
+
+// From kMinMachines GPUs on, BASE's spread between its GPUs sets the limit between machines:
+// Student's prediction interval for one more machine's median. A row that barely moves between
+// machines gates a change under --machine-threshold; one that moves a lot does not flag a change
+// over it; with fewer GPUs, or NEW on BASE's one GPU, the rules of one machine hold.
+TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
+  const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
+  // 30 us of Async baseline + 10 us of overhead: a 40 us step; NEW's overhead is 1.2 us (3%)
+  // longer.
+  std::vector<double> longer;
+  for (double o : nine(11.2, 0.05)) longer.push_back(o);
+  const RunData next =
+      on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), longer)}, "GPU-new");
+  const std::vector<double> tight = {10.0, 10.05, 9.95, 10.02, 9.98, 10.0};
+  const RunData base = merged_base(id, tight);
+  const Comparison& c = row(compare_runs(base, next, {}), id);
+  EXPECT_EQ(c.machines, 6u);
+  const double expected =
+      student_t_quantile(kMachineAlpha, 5) * describe(tight).stddev * std::sqrt(1.0 + 1.0 / 6.0);
+  EXPECT_NEAR(c.machine_limit, expected, 1e-9);
+  EXPECT_LT(c.machine_limit, 0.02 * 40.0);    // under --threshold: that is the floor
+  EXPECT_NEAR(c.limit, 0.02 * 40.0, 0.02);    // ~2% of the step, not 5%
+  EXPECT_EQ(c.verdict, Verdict::regression);  // +3% caught
+  EXPECT_TRUE(test::contains(c.gate, "between BASE's 6 GPUs"));
+
+  // BASE's first GPU alone, another GPU in NEW: the flat 5%, and +3% passes.
+  const RunData one = merged_base(id, {10.0});
+  const Comparison& flat = row(compare_runs(one, next, {}), id);
+  EXPECT_TRUE(std::isnan(flat.machine_limit));
+  EXPECT_NEAR(flat.limit, 0.05 * 40.0, 0.02);
+  EXPECT_EQ(flat.verdict, Verdict::unchanged);
+
+  // Four GPUs: too few to say; the flat threshold.
+  const Comparison& four =
+      row(compare_runs(merged_base(id, {10.0, 10.05, 9.95, 10.02}), next, {}), id);
+  EXPECT_EQ(four.machines, 4u);
+  EXPECT_TRUE(std::isnan(four.machine_limit));
+  EXPECT_EQ(four.verdict, Verdict::unchanged);
+
+  // A row whose machines differ by +-1 us: +3 us (7.5%) is within what one more machine does.
+  std::vector<double> three_more;
+  for (double o : nine(13.0, 0.05)) three_more.push_back(o);
+  const RunData next_wide =
+      on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), three_more)}, "GPU-new");
+  const Comparison& wide =
+      row(compare_runs(merged_base(id, {10.0, 11.0, 9.0, 10.5, 9.5, 10.0}), next_wide, {}), id);
+  EXPECT_GT(wide.machine_limit, 3.0);
+  EXPECT_DOUBLE_EQ(wide.limit, wide.machine_limit);
+  EXPECT_EQ(wide.verdict, Verdict::unchanged);
+  EXPECT_EQ(row(compare_runs(merged_base(id, {10.0}), next_wide, {}), id).verdict,
+            Verdict::regression);  // the flat 5% would have flagged it
+
+  // NEW on the GPU of a one-GPU BASE: one machine, 2%, nothing measured between machines.
+  const RunData same =
+      on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), longer)}, "GPU-0");
+  const CompareResult res = compare_runs(one, same, {});
+  EXPECT_TRUE(res.same_gpu);
+  EXPECT_TRUE(std::isnan(row(res, id).machine_limit));
+  EXPECT_EQ(row(res, id).verdict, Verdict::regression);
+}
+
+// The host slope is fitted within each GPU of a BASE merged from several: a machine whose host is
+// slower and whose sync is slower too (a shift between machines) must not read as "the overhead
+// follows the host's speed".
+TEST(Compare, HostSlopeIsFittedWithinEachGpu) {
+  const std::string id = "NullKernel/DeviceSync";
+  const std::vector<double> jitter = {0.0, 0.1, -0.1, 0.05, -0.05};
+  const std::vector<double> xa = {10.0, 10.2, 10.4, 10.6, 10.8};
+  const std::vector<double> xb = {12.0, 12.2, 12.4, 12.6, 12.8};
+  std::vector<double> ya, yb;
+  for (double j : jitter) {
+    ya.push_back(5.0 + j);
+    yb.push_back(7.0 - j);
+  }
+  // Pooled, the two machines make a slope near 1.
+  Points pooled{xa, ya};
+  pooled.x.insert(pooled.x.end(), xb.begin(), xb.end());
+  pooled.y.insert(pooled.y.end(), yb.begin(), yb.end());
+  ASSERT_GT(within_group_slope({pooled}), 0.5);
+
+  const std::string dir = testing::TempDir() + "compare_slope_";
+  const std::string merged = dir + "merged.json";
+  merge_runs({test::write_run(dir + "a.json", {test::paired_processes(id, xa, ya)},
+                              {{"gpu_uuid", "GPU-a"}}),
+              test::write_run(dir + "b.json", {test::paired_processes(id, xb, yb)},
+                              {{"gpu_uuid", "GPU-b"}})},
+             merged);
+  const RunData base = digest(load_run(merged));
+  const RunData next = on_gpu({test::paired_processes(id, xa, ya)}, "GPU-c");
+  const Comparison& c = row(compare_runs(base, next, {}), id);
+  ASSERT_FALSE(std::isnan(c.host_slope));
+  EXPECT_LT(c.host_slope, 0.3);
 }
 
 // A host-bound row moving 40% is shown with "-" and not gated; --gate=all gates it on its time.

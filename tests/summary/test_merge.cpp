@@ -142,6 +142,45 @@ TEST(Merge, RunsOfSeveralGpusNameNone) {
   EXPECT_FALSE(read_json(mixed)["context"].contains("gpu_uuid"));
 }
 
+// Each repetition's row names its run's GPU, and a row merged before keeps its own: a baseline
+// merged from merged runs still knows every process's machine.
+TEST(Merge, EveryRepetitionNamesItsGpu) {
+  const std::string ab = temp("ab");
+  merge_runs({run_file(0, {{"gpu_uuid", "GPU-a"}}), run_file(1, {{"gpu_uuid", "GPU-b"}})}, ab);
+  const std::string abc = temp("abc");
+  merge_runs({ab, run_file(2, {{"gpu_uuid", "GPU-c"}})}, abc);
+  std::vector<std::string> gpus;
+  const nlohmann::json merged = read_json(abc);
+  for (const auto& r : merged["benchmarks"])
+    if (r["run_type"] == "iteration" && r["name"] == "NullKernel/DeviceSync/manual_time")
+      gpus.push_back(r["gpu_uuid"]);
+  EXPECT_EQ(gpus, (std::vector<std::string>{"GPU-a", "GPU-b", "GPU-c"}));
+  const RunData d = digest(load_run(abc));
+  EXPECT_EQ(d.find("NullKernel/DeviceSync")->rep_gpus,
+            (std::vector<std::string>{"GPU-a", "GPU-b", "GPU-c"}));
+  // An unmerged run's repetitions are on its context's GPU.
+  const RunData one = digest(load_run(run_file(3, {{"gpu_uuid", "GPU-d"}})));
+  EXPECT_EQ(one.find("NullKernel/DeviceSync")->rep_gpus, (std::vector<std::string>{"GPU-d"}));
+}
+
+// --filter merges only the benchmarks it finds, so runs of different sets merge on the ones they
+// share; a filter that finds nothing is an error.
+TEST(Merge, FilterPicksTheBenchmarks) {
+  const std::string out = temp("filtered");
+  const std::regex only_sync("DeviceSync");
+  EXPECT_EQ(merge_runs({run_file(0), run_file(1, {}, false, /*extra=*/true)}, out, &only_sync), 2u);
+  const nlohmann::json merged = read_json(out);
+  for (const auto& r : merged["benchmarks"])
+    EXPECT_EQ(r["run_name"], "NullKernel/DeviceSync/manual_time");
+  const std::regex nothing("Nothing");
+  EXPECT_THROW(merge_runs({run_file(0), run_file(1)}, out, &nothing), InputError);
+  EXPECT_EQ(test::run({"merge", "--output=" + out, "--filter=DeviceSync", run_file(0),
+                       run_file(1, {}, false, true)})
+                .rc,
+            0);
+  EXPECT_EQ(test::run({"merge", "--output=" + out, "--filter=(", run_file(0)}).rc, 2);
+}
+
 TEST(Merge, RefusesDifferentBenchmarkSets) {
   const std::string out = temp("sets");
   try {

@@ -106,5 +106,21 @@ TEST(Statistics, HasTwoGroups) {
   EXPECT_FALSE(has_two_groups({5.0, 5.1, kNaN, 30.0, 30.1}, 0.5));
 }
 
+TEST(Statistics, StudentTQuantile) {
+  // Two-sided critical values as printed in t tables (Abramowitz and Stegun table 26.10).
+  EXPECT_NEAR(student_t_quantile(0.05, 1), 12.706, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 2), 4.303, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 10), 2.228, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.05, 30), 2.042, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.01, 5), 4.032, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.001, 6), 5.959, 5e-4);
+  EXPECT_NEAR(student_t_quantile(0.001, 7), 5.408, 5e-4);
+  // Many degrees of freedom: the normal distribution's 1.95996.
+  EXPECT_NEAR(student_t_quantile(0.05, 10000), 1.95996, 5e-4);
+  EXPECT_TRUE(std::isnan(student_t_quantile(0.05, 0)));
+  EXPECT_TRUE(std::isnan(student_t_quantile(0.0, 5)));
+  EXPECT_TRUE(std::isnan(student_t_quantile(1.0, 5)));
+}
+
 }  // namespace
 }  // namespace sync_summary
