@@ -425,7 +425,8 @@ TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
       on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), longer)}, "GPU-new");
   const std::vector<double> tight = {10.0, 10.05, 9.95, 10.02, 9.98, 10.0};
   const RunData base = merged_base(id, tight);
-  const Comparison& c = row(compare_runs(base, next, {}), id);
+  // Rows are copied: each comes from a temporary CompareResult.
+  const Comparison c = row(compare_runs(base, next, {}), id);
   EXPECT_EQ(c.machines, 6u);
   const double expected =
       student_t_quantile(kMachineAlpha, 5) * describe(tight).stddev * std::sqrt(1.0 + 1.0 / 6.0);
@@ -437,13 +438,13 @@ TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
 
   // BASE's first GPU alone, another GPU in NEW: the flat 5%, and +3% passes.
   const RunData one = merged_base(id, {10.0});
-  const Comparison& flat = row(compare_runs(one, next, {}), id);
+  const Comparison flat = row(compare_runs(one, next, {}), id);
   EXPECT_TRUE(std::isnan(flat.machine_limit));
   EXPECT_NEAR(flat.limit, 0.05 * 40.0, 0.02);
   EXPECT_EQ(flat.verdict, Verdict::unchanged);
 
   // Four GPUs: too few to say; the flat threshold.
-  const Comparison& four =
+  const Comparison four =
       row(compare_runs(merged_base(id, {10.0, 10.05, 9.95, 10.02}), next, {}), id);
   EXPECT_EQ(four.machines, 4u);
   EXPECT_TRUE(std::isnan(four.machine_limit));
@@ -454,7 +455,7 @@ TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
   for (double o : nine(13.0, 0.05)) three_more.push_back(o);
   const RunData next_wide =
       on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), three_more)}, "GPU-new");
-  const Comparison& wide =
+  const Comparison wide =
       row(compare_runs(merged_base(id, {10.0, 11.0, 9.0, 10.5, 9.5, 10.0}), next_wide, {}), id);
   EXPECT_GT(wide.machine_limit, 3.0);
   EXPECT_DOUBLE_EQ(wide.limit, wide.machine_limit);
@@ -499,7 +500,7 @@ TEST(Compare, HostSlopeIsFittedWithinEachGpu) {
              merged);
   const RunData base = digest(load_run(merged));
   const RunData next = on_gpu({test::paired_processes(id, xa, ya)}, "GPU-c");
-  const Comparison& c = row(compare_runs(base, next, {}), id);
+  const Comparison c = row(compare_runs(base, next, {}), id);
   ASSERT_FALSE(std::isnan(c.host_slope));
   EXPECT_LT(c.host_slope, 0.3);
 }
