@@ -126,6 +126,9 @@ TEST(GbJson, RefusesOtherShapes) {
         "1, \"time_unit\": \"fortnights\"}]}",
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
         "1, \"repetitions\": 1e300}]}",
+        // A repetition's GPU (sync_summary merge writes it) must be a string.
+        "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
+        "1, \"gpu_uuid\": 5}]}",
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
         "1}]} trailing"}) {
     EXPECT_THROW(parse_run(text, "t.json"), InputError) << text;
