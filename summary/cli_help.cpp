@@ -90,8 +90,8 @@ on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at
 --machine-threshold. A BASE merged from runs on 5 GPUs or more (sync_summary merge, 3+ processes
 a GPU) measures that instead, row by row: one more machine's median is expected within the
 prediction interval of its GPUs' medians (Student's t at 0.001, two-sided), and the threshold is
-that, and at least --threshold. A row whose interval is over --max-noise % of its step is shown,
-not gated: it moves between machines by more than a change.
+that, and at least --threshold; a row that moves a lot between machines is gated with that wider
+limit, which its line shows.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
