@@ -19,9 +19,9 @@
 # a false alarm in results/h200/gate/call8 against call4), and NullKernel's Print and ScalarRead
 # rows: a 10-15 us step that is mostly host work (formatting, the copy's return), so the host's
 # speed, which differs between machines, is more than 5% of it. Each raised a false alarm against
-# call4's machine, whose host ran 30-40% slower than most (Print: call11 against call4; ScalarRead
-# pageable and pinned: call12 against call4). SmallGemm's Print and ScalarRead rows stay. Make
-# the baseline with the same flags as the runs it gates.
+# call4's machine, the slowest host of fourteen (NullKernel/Async 4.87 us against 3.45-4.70;
+# Print: call11 against call4; ScalarRead pageable and pinned: call12 against call4). SmallGemm's
+# Print and ScalarRead rows stay. Make the baseline with the same flags as the runs it gates.
 #
 # CI runners that are different machines: make a baseline on each of 5 or more of them and merge
 # those (sync_summary merge --output=BASE.json base-*.json). compare then measures, row by row, how
