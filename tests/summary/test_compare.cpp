@@ -419,8 +419,7 @@ TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
   const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
   // 30 us of Async baseline + 10 us of overhead: a 40 us step; NEW's overhead is 1.2 us (3%)
   // longer.
-  std::vector<double> longer;
-  for (double o : nine(11.2, 0.05)) longer.push_back(o);
+  const std::vector<double> longer = nine(11.2, 0.05);
   const RunData next =
       on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), longer)}, "GPU-new");
   const std::vector<double> tight = {10.0, 10.05, 9.95, 10.02, 9.98, 10.0};
@@ -451,8 +450,7 @@ TEST(Compare, MachinesMeasuredInBaseSetTheLimitBetweenMachines) {
   EXPECT_EQ(four.verdict, Verdict::unchanged);
 
   // A row whose machines differ by +-1 us: +3 us (7.5%) is within what one more machine does.
-  std::vector<double> three_more;
-  for (double o : nine(13.0, 0.05)) three_more.push_back(o);
+  const std::vector<double> three_more = nine(13.0, 0.05);
   const RunData next_wide =
       on_gpu({test::paired_processes(id, std::vector<double>(9, 30.0), three_more)}, "GPU-new");
   const Comparison wide =
