@@ -5,7 +5,9 @@
 // loop's. The verdict is on the median of the per-round differences: within half the injected
 // cost of zero, with a 95% interval narrow enough to tell; each comparison is also run with a
 // known cost (10% of the step) injected into sync_bench's steps, which the same verdict must catch.
-// Both numbers are printed for the README.
+// The paired overhead of a sync (the number sync_summary and the CI gate use) is compared the same
+// way: a hand-written paired loop's against sync_bench's `overhead_us`, with 10% of the overhead
+// injected. Both numbers are printed for the README.
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
@@ -16,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -82,14 +85,56 @@ double median_step_us(cudaStream_t stream, Step step, int batch, int repeats) {
   return samples[samples.size() / 2];
 }
 
-// Keeps the per-step time of the benchmark Google Benchmark runs.
+// The sync's overhead as the issue's bare loop measured it: `rounds` rounds of one batch of
+// `async_step` and one of `sync_step` (the order flipped every round), each batch bracketed by
+// events from an idle GPU; the median of the per-round differences, us per step.
+template <class AsyncStep, class SyncStep>
+double paired_overhead_us(cudaStream_t stream, AsyncStep async_step, SyncStep sync_step, int batch,
+                          int rounds) {
+  cudaEvent_t start, stop;
+  EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
+  EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
+  auto batch_us = [&](auto& step) {
+    EXPECT_EQ(cudaEventRecord(start, stream), cudaSuccess);
+    for (int i = 0; i < batch; ++i) step();
+    EXPECT_EQ(cudaEventRecord(stop, stream), cudaSuccess);
+    EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);
+    float ms = 0;
+    EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
+    return ms * 1e3 / batch;
+  };
+  for (int i = 0; i < 3; ++i) sync_step();  // warm-up
+  std::vector<double> differences;
+  for (int r = 0; r < rounds; ++r) {
+    double async_us = 0.0, sync_us = 0.0;
+    if (r % 2 == 0) {
+      async_us = batch_us(async_step);
+      sync_us = batch_us(sync_step);
+    } else {
+      sync_us = batch_us(sync_step);
+      async_us = batch_us(async_step);
+    }
+    differences.push_back(sync_us - async_us);
+  }
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
+  EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
+  return median(differences);
+}
+
+// Keeps the per-step time of the benchmark Google Benchmark runs, and its paired overhead.
 class CaptureReporter : public benchmark::BenchmarkReporter {
  public:
   bool ReportContext(const Context&) override { return true; }
   void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) us = run.GetAdjustedRealTime();  // the unit is microseconds
+    for (const Run& run : runs) {
+      us = run.GetAdjustedRealTime();  // the unit is microseconds
+      const auto overhead = run.counters.find("overhead_us");
+      if (overhead != run.counters.end()) overhead_us = overhead->second.value;
+    }
   }
   double us = 0.0;
+  double overhead_us = std::numeric_limits<double>::quiet_NaN();  // unpaired: none
 };
 
 class Fidelity : public ::testing::Test {
@@ -126,11 +171,23 @@ class Fidelity : public ::testing::Test {
   cudaStream_t stream = nullptr;
 };
 
-double sync_bench_us(const std::string& name) {
+// One run of sync_bench's benchmark `name`: its reporter, with the time per step (us) and the
+// paired overhead.
+CaptureReporter run_sync_bench(const std::string& name) {
   CaptureReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter, "^" + name + "/manual_time$");
   EXPECT_GT(reporter.us, 0.0) << name << " did not run";
-  return reporter.us;
+  return reporter;
+}
+
+double sync_bench_us(const std::string& name) {
+  return run_sync_bench(name).us;
+}
+
+double sync_bench_overhead_us(const std::string& name) {
+  const double overhead = run_sync_bench(name).overhead_us;
+  EXPECT_TRUE(std::isfinite(overhead)) << name << " reported no paired overhead";
+  return overhead;
 }
 
 struct Verdict {
@@ -141,20 +198,21 @@ struct Verdict {
   bool decidable() const { return spread_pct < kThresholdPercent; }
 };
 
-// The hand-written loop and the benchmark, kRounds rounds, the order flipped every round. One
-// unmeasured run of each first brings the GPU to the clock and power state both then run in.
-template <class Hand>
-Verdict interleave(const std::string& name, Hand&& hand) {
+// The hand-written loop and the benchmark (each returning the number compared: the time per step,
+// or the overhead), kRounds rounds, the order flipped every round. One unmeasured run of each
+// first brings the GPU to the clock and power state both then run in.
+template <class Hand, class Bench>
+Verdict interleave(Hand&& hand, Bench&& bench) {
   (void)hand();
-  (void)sync_bench_us(name);
+  (void)bench();
   std::vector<double> h, b, d;
   for (int r = 0; r < kRounds; ++r) {
     double hr = 0.0, br = 0.0;
     if (r % 2 == 0) {
       hr = hand();
-      br = sync_bench_us(name);
+      br = bench();
     } else {
-      br = sync_bench_us(name);
+      br = bench();
       hr = hand();
     }
     h.push_back(hr);
@@ -171,7 +229,7 @@ Verdict interleave(const std::string& name, Hand&& hand) {
 
 void print(const char* what, const std::string& name, const Verdict& v) {
   std::printf(
-      "fidelity: %-6s %-48s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%)\n",
+      "fidelity: %-6s %-57s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%)\n",
       what, name.c_str(), v.hand_us, v.bench_us, v.diff_pct, v.spread_pct);
 }
 
@@ -188,25 +246,46 @@ class ScopedInjection {
 };
 
 // The clean comparison must agree to within the threshold; the same comparison with
-// kInjectedPercent injected into sync_bench's steps must not (`inject_kind`: host where the host
-// sets the step's pace, gpu where the GPU does: a host cost vanishes under a GPU-bound step, as
-// it should). Both must be decidable.
-template <class Hand>
-void compare(const std::string& name, const char* inject_kind, Hand&& hand) {
-  const Verdict clean = interleave(name, hand);
-  print("clean", name, clean);
-  EXPECT_TRUE(clean.decidable()) << name << ": too noisy to judge";
-  EXPECT_TRUE(clean.agrees()) << name << ": sync_bench " << clean.diff_pct
+// kInjectedPercent injected into sync_bench's steps must not. `label` names the comparison in the
+// printed lines; `injected_cost(clean)` gives --sync_inject's spec from the clean verdict. Both
+// must be decidable.
+template <class Hand, class Bench, class InjectedCost>
+void judge(const std::string& label, const char* inject_kind, InjectedCost&& injected_cost,
+           Hand&& hand, Bench&& bench) {
+  const Verdict clean = interleave(hand, bench);
+  print("clean", label, clean);
+  EXPECT_TRUE(clean.decidable()) << label << ": too noisy to judge";
+  EXPECT_TRUE(clean.agrees()) << label << ": sync_bench " << clean.diff_pct
                               << "% from the hand-written loop";
   Verdict injected;
   {
-    ScopedInjection inject(std::string(inject_kind) + ":" + std::to_string(kInjectedPercent) + "%");
-    injected = interleave(name, hand);
+    ScopedInjection inject(injected_cost(clean));
+    injected = interleave(hand, bench);
   }
-  print(inject_kind, name, injected);
-  EXPECT_TRUE(injected.decidable()) << name << ": too noisy to judge";
+  print(inject_kind, label, injected);
+  EXPECT_TRUE(injected.decidable()) << label << ": too noisy to judge";
   EXPECT_GT(injected.diff_pct, kThresholdPercent)
-      << name << ": a " << kInjectedPercent << "% " << inject_kind << " cost went unnoticed";
+      << label << ": a " << kInjectedPercent << "% " << inject_kind << " cost went unnoticed";
+}
+
+// The time per step (`inject_kind`: host where the host sets the step's pace, gpu where the GPU
+// does: a host cost vanishes under a GPU-bound step, as it should).
+template <class Hand>
+void compare(const std::string& name, const char* inject_kind, Hand&& hand) {
+  const std::string spec = std::string(inject_kind) + ":" + std::to_string(kInjectedPercent) + "%";
+  judge(
+      name, inject_kind, [&](const Verdict&) { return spec; }, hand,
+      [&] { return sync_bench_us(name); });
+}
+
+// The paired overhead of a sync pattern: a host busy-wait of kInjectedPercent of the hand-written
+// overhead, added to each of the pattern's steps (not its baseline's), raises the overhead by that.
+template <class Hand>
+void compare_overhead(const std::string& name, Hand&& hand) {
+  auto spec = [](const Verdict& clean) {
+    return "host:" + std::to_string(clean.hand_us * kInjectedPercent / 100.0) + "us";
+  };
+  judge(name + " overhead", "host", spec, hand, [&] { return sync_bench_overhead_us(name); });
 }
 
 TEST_F(Fidelity, NullKernelStreamSync) {
@@ -242,10 +321,10 @@ TEST_F(Fidelity, PinnedHostToDevice256MiB) {
   CHECK_CUDA(cudaFreeHost(host));
 }
 
-// cublasGemmEx back to back on one stream, as Async enqueues them.
-template <class T>
-void compare_gemm(cudaStream_t stream, const std::string& name, const char* inject_kind,
-                  cudaDataType_t type, int n, int batch, int repeats) {
+// Calls body(gemm) with `gemm` enqueueing one cublasGemmEx (n x n, `type` in and out, fp32
+// compute) on `stream`, as sync_bench's GEMM op does.
+template <class T, class Body>
+void with_hand_gemm(cudaStream_t stream, cudaDataType_t type, int n, Body&& body) {
   T *a, *b, *c;
   void* workspace;
   const size_t count = size_t(n) * n;
@@ -260,22 +339,53 @@ void compare_gemm(cudaStream_t stream, const std::string& name, const char* inje
   CHECK_CUBLAS(cublasSetStream(handle, stream));
   CHECK_CUBLAS(cublasSetWorkspace(handle, workspace, 32 << 20));
   const float alpha = 1.0f, beta = 0.0f;
-  compare(name, inject_kind, [&] {
-    return median_step_us(
-        stream,
-        [&] {
-          cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n,
-                       &beta, c, type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-        },
-        batch, repeats);
-  });
+  auto gemm = [&] {
+    cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n, &beta,
+                 c, type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  };
+  body(gemm);
   CHECK_CUBLAS(cublasDestroy(handle));
   for (void* p : {(void*)a, (void*)b, (void*)c, workspace}) CHECK_CUDA(cudaFree(p));
+}
+
+// GEMMs back to back on one stream, as Async enqueues them.
+template <class T>
+void compare_gemm(cudaStream_t stream, const std::string& name, const char* inject_kind,
+                  cudaDataType_t type, int n, int batch, int repeats) {
+  with_hand_gemm<T>(stream, type, n, [&](auto& gemm) {
+    compare(name, inject_kind, [&] { return median_step_us(stream, gemm, batch, repeats); });
+  });
 }
 
 TEST_F(Fidelity, SmallGemmAsync) {
   compare_gemm<__half>(stream, "SmallGemm/Async/fp16/cublas/n:512", "host", CUDA_R_16F, 512, 130,
                        40);
+}
+
+// The paired overheads the issue's bare loop measured and the README's headline quotes. Batches
+// of ~1 ms of the synced step, as sync_bench sizes them; ~50 ms of rounds, as its budget here.
+TEST_F(Fidelity, NullKernelDeviceSyncOverhead) {
+  int* out = nullptr;
+  CHECK_CUDA(cudaMalloc(&out, sizeof(int)));
+  auto async_step = [&] { store_one<<<1, 1, 0, stream>>>(out, 1); };
+  auto sync_step = [&] {
+    store_one<<<1, 1, 0, stream>>>(out, 1);
+    if (cudaDeviceSynchronize() != cudaSuccess) ADD_FAILURE() << "cudaDeviceSynchronize";
+  };
+  compare_overhead("NullKernel/DeviceSync",
+                   [&] { return paired_overhead_us(stream, async_step, sync_step, 100, 30); });
+  CHECK_CUDA(cudaFree(out));
+}
+
+TEST_F(Fidelity, SmallGemmDeviceSyncOverhead) {
+  with_hand_gemm<__half>(stream, CUDA_R_16F, 512, [&](auto& gemm) {
+    auto sync_step = [&] {
+      gemm();
+      if (cudaDeviceSynchronize() != cudaSuccess) ADD_FAILURE() << "cudaDeviceSynchronize";
+    };
+    compare_overhead("SmallGemm/DeviceSync/fp16/cublas/n:512",
+                     [&] { return paired_overhead_us(stream, gemm, sync_step, 60, 20); });
+  });
 }
 
 // A compute-bound GEMM that stays off the power cap (fp32 ran at 1980 MHz throughout the H100
