@@ -85,12 +85,22 @@ double median_step_us(cudaStream_t stream, Step step, int batch, int repeats) {
   return samples[samples.size() / 2];
 }
 
+// What a paired measurement is made of, one entry per measurement: the medians of its two halves
+// (us per step), printed beside a verdict to show which half moved.
+struct PairedParts {
+  std::vector<double> async_us, sync_us;
+  void add(double async, double sync) {
+    async_us.push_back(async);
+    sync_us.push_back(sync);
+  }
+};
+
 // The sync's overhead as the issue's bare loop measured it: `rounds` rounds of one batch of
 // `async_step` and one of `sync_step` (the order flipped every round), each batch bracketed by
 // events from an idle GPU; the median of the per-round differences, us per step.
 template <class AsyncStep, class SyncStep>
-double paired_overhead_us(cudaStream_t stream, AsyncStep async_step, SyncStep sync_step, int batch,
-                          int rounds) {
+double paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& sync_step,
+                          int batch, int rounds, PairedParts& parts) {
   cudaEvent_t start, stop;
   EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
   EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
@@ -104,21 +114,21 @@ double paired_overhead_us(cudaStream_t stream, AsyncStep async_step, SyncStep sy
     return ms * 1e3 / batch;
   };
   for (int i = 0; i < 3; ++i) sync_step();  // warm-up
-  std::vector<double> differences;
+  std::vector<double> async_us, sync_us, differences;
   for (int r = 0; r < rounds; ++r) {
-    double async_us = 0.0, sync_us = 0.0;
     if (r % 2 == 0) {
-      async_us = batch_us(async_step);
-      sync_us = batch_us(sync_step);
+      async_us.push_back(batch_us(async_step));
+      sync_us.push_back(batch_us(sync_step));
     } else {
-      sync_us = batch_us(sync_step);
-      async_us = batch_us(async_step);
+      sync_us.push_back(batch_us(sync_step));
+      async_us.push_back(batch_us(async_step));
     }
-    differences.push_back(sync_us - async_us);
+    differences.push_back(sync_us.back() - async_us.back());
   }
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
   EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
+  parts.add(median(async_us), median(sync_us));
   return median(differences);
 }
 
@@ -131,10 +141,13 @@ class CaptureReporter : public benchmark::BenchmarkReporter {
       us = run.GetAdjustedRealTime();  // the unit is microseconds
       const auto overhead = run.counters.find("overhead_us");
       if (overhead != run.counters.end()) overhead_us = overhead->second.value;
+      const auto baseline = run.counters.find("baseline_us");
+      if (baseline != run.counters.end()) baseline_us = baseline->second.value;
     }
   }
   double us = 0.0;
   double overhead_us = std::numeric_limits<double>::quiet_NaN();  // unpaired: none
+  double baseline_us = std::numeric_limits<double>::quiet_NaN();  // its Async half
 };
 
 class Fidelity : public ::testing::Test {
@@ -184,10 +197,11 @@ double sync_bench_us(const std::string& name) {
   return run_sync_bench(name).us;
 }
 
-double sync_bench_overhead_us(const std::string& name) {
-  const double overhead = run_sync_bench(name).overhead_us;
-  EXPECT_TRUE(std::isfinite(overhead)) << name << " reported no paired overhead";
-  return overhead;
+double sync_bench_overhead_us(const std::string& name, PairedParts& parts) {
+  const CaptureReporter run = run_sync_bench(name);
+  EXPECT_TRUE(std::isfinite(run.overhead_us)) << name << " reported no paired overhead";
+  parts.add(run.baseline_us, run.us);
+  return run.overhead_us;
 }
 
 struct Verdict {
@@ -247,13 +261,14 @@ class ScopedInjection {
 
 // The clean comparison must agree to within the threshold; the same comparison with
 // kInjectedPercent injected into sync_bench's steps must not. `label` names the comparison in the
-// printed lines; `injected_cost(clean)` gives --sync_inject's spec from the clean verdict. Both
-// must be decidable.
-template <class Hand, class Bench, class InjectedCost>
+// printed lines; `injected_cost(clean)` gives --sync_inject's spec from the clean verdict;
+// `after_phase(what)` runs after each of the two (clean, then inject_kind). Both must be decidable.
+template <class Hand, class Bench, class InjectedCost, class AfterPhase>
 void judge(const std::string& label, const char* inject_kind, InjectedCost&& injected_cost,
-           Hand&& hand, Bench&& bench) {
+           Hand&& hand, Bench&& bench, AfterPhase&& after_phase) {
   const Verdict clean = interleave(hand, bench);
   print("clean", label, clean);
+  after_phase("clean");
   EXPECT_TRUE(clean.decidable()) << label << ": too noisy to judge";
   EXPECT_TRUE(clean.agrees()) << label << ": sync_bench " << clean.diff_pct
                               << "% from the hand-written loop";
@@ -263,6 +278,7 @@ void judge(const std::string& label, const char* inject_kind, InjectedCost&& inj
     injected = interleave(hand, bench);
   }
   print(inject_kind, label, injected);
+  after_phase(inject_kind);
   EXPECT_TRUE(injected.decidable()) << label << ": too noisy to judge";
   EXPECT_GT(injected.diff_pct, kThresholdPercent)
       << label << ": a " << kInjectedPercent << "% " << inject_kind << " cost went unnoticed";
@@ -275,17 +291,38 @@ void compare(const std::string& name, const char* inject_kind, Hand&& hand) {
   const std::string spec = std::string(inject_kind) + ":" + std::to_string(kInjectedPercent) + "%";
   judge(
       name, inject_kind, [&](const Verdict&) { return spec; }, hand,
-      [&] { return sync_bench_us(name); });
+      [&] { return sync_bench_us(name); }, [](const char*) {});
 }
 
-// The paired overhead of a sync pattern: a host busy-wait of kInjectedPercent of the hand-written
+void print_parts(const char* what, const std::string& label, const PairedParts& hand,
+                 const PairedParts& bench) {
+  std::printf(
+      "fidelity: %-6s %-57s hand-written Async %.3f DeviceSync %.3f us  sync_bench Async %.3f "
+      "DeviceSync %.3f us (medians)\n",
+      what, (label + " parts").c_str(), median(hand.async_us), median(hand.sync_us),
+      median(bench.async_us), median(bench.sync_us));
+}
+
+// The paired overhead of a sync pattern against the hand-written paired loop (batches of `batch`
+// steps, `rounds` rounds a measurement): a host busy-wait of kInjectedPercent of the hand-written
 // overhead, added to each of the pattern's steps (not its baseline's), raises the overhead by that.
-template <class Hand>
-void compare_overhead(const std::string& name, Hand&& hand) {
+template <class AsyncStep, class SyncStep>
+void compare_overhead(cudaStream_t stream, const std::string& name, AsyncStep&& async_step,
+                      SyncStep&& sync_step, int batch, int rounds) {
+  PairedParts hand_parts, bench_parts;
+  auto hand = [&] {
+    return paired_overhead_us(stream, async_step, sync_step, batch, rounds, hand_parts);
+  };
+  auto bench = [&] { return sync_bench_overhead_us(name, bench_parts); };
   auto spec = [](const Verdict& clean) {
     return "host:" + std::to_string(clean.hand_us * kInjectedPercent / 100.0) + "us";
   };
-  judge(name + " overhead", "host", spec, hand, [&] { return sync_bench_overhead_us(name); });
+  const std::string label = name + " overhead";
+  judge(label, "host", spec, hand, bench, [&](const char* what) {
+    print_parts(what, label, hand_parts, bench_parts);
+    hand_parts = {};
+    bench_parts = {};
+  });
 }
 
 TEST_F(Fidelity, NullKernelStreamSync) {
@@ -372,8 +409,7 @@ TEST_F(Fidelity, NullKernelDeviceSyncOverhead) {
     store_one<<<1, 1, 0, stream>>>(out, 1);
     if (cudaDeviceSynchronize() != cudaSuccess) ADD_FAILURE() << "cudaDeviceSynchronize";
   };
-  compare_overhead("NullKernel/DeviceSync",
-                   [&] { return paired_overhead_us(stream, async_step, sync_step, 100, 30); });
+  compare_overhead(stream, "NullKernel/DeviceSync", async_step, sync_step, 100, 30);
   CHECK_CUDA(cudaFree(out));
 }
 
@@ -383,8 +419,7 @@ TEST_F(Fidelity, SmallGemmDeviceSyncOverhead) {
       gemm();
       if (cudaDeviceSynchronize() != cudaSuccess) ADD_FAILURE() << "cudaDeviceSynchronize";
     };
-    compare_overhead("SmallGemm/DeviceSync/fp16/cublas/n:512",
-                     [&] { return paired_overhead_us(stream, gemm, sync_step, 60, 20); });
+    compare_overhead(stream, "SmallGemm/DeviceSync/fp16/cublas/n:512", gemm, sync_step, 60, 20);
   });
 }
 
