@@ -7,6 +7,12 @@
 #
 #   scripts/ci_regress.sh BASE.json [sync_bench flags...]
 #   scripts/ci_regress.sh --make-baseline BASE.json [sync_bench flags...]
+#   scripts/ci_regress.sh --add-to-baseline BASE.json [sync_bench flags...]
+#
+# --make-baseline writes BASE.json from this machine's processes alone. --add-to-baseline merges
+# this machine's processes into BASE.json (creating it), for a baseline from several CI runners:
+# run it once on each; it says how many GPUs BASE.json then holds. A run that does not merge
+# (other GPU model, driver, CPU model, wait mode or benchmark set) leaves BASE.json as it was.
 #
 # Without --benchmark_filter among the flags, the default gated set runs: a few benchmarks of every
 # family, chosen so that each family has gated rows (44 benchmarks, ~3.5 s a process on an H200).
@@ -23,9 +29,10 @@
 # Print: call11 against call4; ScalarRead pageable and pinned: call12 against call4). SmallGemm's
 # Print and ScalarRead rows stay. Make the baseline with the same flags as the runs it gates.
 #
-# CI runners that are different machines: make a baseline on each of 5 or more of them and merge
-# those (sync_summary merge --output=BASE.json base-*.json). compare then measures, row by row, how
-# much the machines differ, instead of assuming --machine-threshold (sync_summary compare --help).
+# CI runners that are different machines: --add-to-baseline on each of 5 or more of them (or make
+# a baseline on each and sync_summary merge --output=BASE.json base-*.json). compare then measures,
+# row by row, how much the machines differ, instead of assuming --machine-threshold (sync_summary
+# compare --help).
 #
 # Environment:
 #   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
@@ -49,14 +56,18 @@ set -uo pipefail
 # Google Benchmark's filter is a POSIX extended regex: no look-ahead.
 DEFAULT_FILTER='^(NullKernel/(Async|DeviceSync|StreamSync|EventSync|ScalarReadIdle)(/[^b]|$)|SmallGemm/([^/]+|ScalarRead/(pageable|pinned)|BulkRead/pinned)/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
 
-usage() { sed -n '2,44s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,52s/^# \{0,1\}//p' "$0"; }
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
   usage
   [ $# -ge 1 ] && exit 0 || exit 2
 fi
 make_baseline=0
-if [ "$1" = "--make-baseline" ]; then
-  make_baseline=1
+add_to_baseline=0
+case "$1" in
+  --make-baseline) make_baseline=1 ;;
+  --add-to-baseline) add_to_baseline=1 ;;
+esac
+if [ $make_baseline -eq 1 ] || [ $add_to_baseline -eq 1 ]; then
   shift
   [ $# -ge 1 ] || { usage >&2; exit 2; }
 fi
@@ -66,6 +77,7 @@ bench="${SYNC_BENCH:-build/bench/sync_bench}"
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 out="${OUT:-sync_bench_ci.json}"
 [ $make_baseline -eq 1 ] && out="$base"
+[ $add_to_baseline -eq 1 ] && out="$base.new.json"
 processes="${PROCESSES:-10}"
 
 for tool in "$bench" "$summary"; do
@@ -75,7 +87,7 @@ for tool in "$bench" "$summary"; do
     exit 2
   fi
 done
-if [ $make_baseline -eq 0 ] && [ ! -r "$base" ]; then
+if [ $make_baseline -eq 0 ] && [ $add_to_baseline -eq 0 ] && [ ! -r "$base" ]; then
   echo "ci_regress.sh: cannot read baseline $base (make one with --make-baseline)" >&2
   exit 2
 fi
@@ -108,6 +120,24 @@ done
 "$summary" merge --output="$out" "${files[@]}" || exit 2
 if [ $make_baseline -eq 1 ]; then
   echo "ci_regress.sh: baseline of $processes processes written to $base" >&2
+  exit 0
+fi
+if [ $add_to_baseline -eq 1 ]; then
+  if [ ! -e "$base" ]; then
+    mv "$out" "$base" || exit 2
+    echo "ci_regress.sh: baseline of $processes processes written to $base (add more runners" \
+      "to it)" >&2
+    exit 0
+  fi
+  # Into a new file first: a refused merge must not cost the baseline what it holds.
+  if ! "$summary" merge --output="$base.merged.json" "$base" "$out"; then
+    rm -f "$base.merged.json"
+    echo "ci_regress.sh: $base left as it was; this machine's run is in $out" >&2
+    exit 2
+  fi
+  mv "$base.merged.json" "$base" && rm -f "$out" || exit 2
+  echo "ci_regress.sh: $processes processes added to $base (compare measures how machines" \
+    "differ once it holds 5 GPUs with 3 or more processes each)" >&2
   exit 0
 fi
 

@@ -235,9 +235,12 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.command == "timeline") return run_timeline(o, err);
   if (o.command == "merge") {
     const std::regex filter = filter_regex(o);
-    const std::size_t reps = merge_runs(o.files, o.output, o.has_filter ? &filter : nullptr);
-    err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " (" << reps
-        << " repetitions a benchmark)\n";
+    const MergeSummary m = merge_runs(o.files, o.output, o.has_filter ? &filter : nullptr);
+    err << "sync_summary: merged " << o.files.size() << " runs into " << o.output << " ("
+        << m.repetitions << " repetitions a benchmark, "
+        << (m.gpus == 0 ? std::string("no GPU named")
+                        : "from " + std::to_string(m.gpus) + (m.gpus == 1 ? " GPU" : " GPUs"))
+        << ")\n";
     return 0;
   }
   std::vector<RunData> runs = load_all(o);

@@ -133,8 +133,9 @@ Merges runs of the same benchmarks, one per sync_bench process (scripts/processe
 Google Benchmark JSON whose repetitions are the processes: one row per run and repetition, then
 mean, median, stddev and cv aggregates, as Google Benchmark writes them for
 --benchmark_repetitions (its tools/compare.py reads the file). A run that already has
-repetitions adds each of them. The context is the first run's, with merged_runs and
-repetitions_are = processes. Each repetition's row names the GPU it ran on (gpu_uuid), so that
+repetitions adds each of them. The context is the first run's, with merged_runs (the processes
+it holds: a run merged before counts as its own merged_runs) and repetitions_are = processes; the
+message on stderr says how many GPUs the repetitions name. Each repetition's row names the GPU it ran on (gpu_uuid), so that
 runs from several machines of one model merge into a baseline that measures how much machines
 differ (compare --help); the merged context then names no gpu_uuid. Refused (exit 2): runs from
 different GPU models, drivers, CPUs, wait modes or accounting settings, or with different sets of

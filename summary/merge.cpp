@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -89,8 +90,8 @@ Json aggregate_row(const Json& first, const std::string& name, const std::string
 
 }  // namespace
 
-std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output,
-                       const std::regex* filter) {
+MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::string& output,
+                        const std::regex* filter) {
   if (inputs.empty()) throw InputError("merge: no RUN.json given");
   std::vector<Json> runs;
   for (const std::string& path : inputs) runs.push_back(read_json(path));
@@ -134,13 +135,23 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
     if (context_text(runs[r], "gpu_uuid") != context_text(runs[0], "gpu_uuid"))
       merged["context"].erase("gpu_uuid");
   if (order.empty()) throw InputError("merge: no benchmark to merge");
-  merged["context"]["merged_runs"] = runs.size();
+  // A run merged before counts as the processes it holds, so that a baseline built up one merge
+  // at a time says how many processes it is made of.
+  std::size_t processes = 0;
+  for (const Json& run : runs) {
+    const Json* held = run.contains("context") && run["context"].contains("merged_runs")
+                           ? &run["context"]["merged_runs"]
+                           : nullptr;
+    processes += held && held->is_number_unsigned() ? held->get<std::size_t>() : 1;
+  }
+  merged["context"]["merged_runs"] = processes;
   merged["context"]["repetitions_are"] = "processes";
   merged["benchmarks"] = Json::array();
-  std::size_t repetitions = 0;
+  MergeSummary summary;
+  std::set<std::string> gpu_set;
   for (const std::string& name : order) {
     std::vector<Json>& reps = rows[name];
-    repetitions = reps.size();
+    summary.repetitions = reps.size();
     bool any_failed = false;
     std::vector<std::string> fields;  // numeric measurements, in the first row's order
     std::map<std::string, std::vector<double>> values;
@@ -153,6 +164,8 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
       // Each repetition names its GPU (a row merged before keeps its own), so that compare can
       // measure how much the machines of a baseline merged from several differ.
       if (!row.contains("gpu_uuid") && !gpus[name][i].empty()) row["gpu_uuid"] = gpus[name][i];
+      if (row.contains("gpu_uuid") && row["gpu_uuid"].is_string())
+        gpu_set.insert(row["gpu_uuid"].get<std::string>());
       row["name"] = name;
       row["run_name"] = name;
       row["run_type"] = "iteration";
@@ -173,7 +186,8 @@ std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string
   out << merged.dump(2) << "\n";
   out.close();
   if (!out) throw InputError("merge: cannot write " + output);
-  return repetitions;
+  summary.gpus = gpu_set.size();
+  return summary;
 }
 
 }  // namespace sync_summary

@@ -11,10 +11,14 @@
 
 namespace sync_summary {
 
+struct MergeSummary {
+  std::size_t repetitions = 0;  // per benchmark
+  std::size_t gpus = 0;         // distinct GPUs the repetitions name (0: none named)
+};
+
 // Throws InputError for an unreadable file, runs from different machines or settings, or
 // different sets of benchmarks (among those whose name the filter finds, when one is given).
-// Returns the number of repetitions per benchmark written.
-std::size_t merge_runs(const std::vector<std::string>& inputs, const std::string& output,
-                       const std::regex* filter = nullptr);
+MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::string& output,
+                        const std::regex* filter = nullptr);
 
 }  // namespace sync_summary

@@ -44,7 +44,7 @@ nlohmann::json read_json(const std::string& path) {
 TEST(Merge, RowsAreRepetitionsThenAggregates) {
   const std::vector<std::string> runs = {run_file(0), run_file(1), run_file(2)};
   const std::string out = temp("out");
-  EXPECT_EQ(merge_runs(runs, out), 3u);
+  EXPECT_EQ(merge_runs(runs, out).repetitions, 3u);
   const nlohmann::json m = read_json(out);
   EXPECT_EQ(m["context"]["merged_runs"], 3);
   EXPECT_EQ(m["context"]["gpu_name"], "NVIDIA H100 80GB HBM3");
@@ -104,7 +104,7 @@ TEST(Merge, FailedRowsAreKeptWithoutAggregates) {
 
 TEST(Merge, OneRunHasNoAggregates) {
   const std::string out = temp("one");
-  EXPECT_EQ(merge_runs({run_file(0)}, out), 1u);
+  EXPECT_EQ(merge_runs({run_file(0)}, out).repetitions, 1u);
   const nlohmann::json m = read_json(out);
   const auto& rows = m["benchmarks"];
   ASSERT_EQ(rows.size(), 2u);
@@ -158,6 +158,15 @@ TEST(Merge, EveryRepetitionNamesItsGpu) {
   const RunData d = digest(load_run(abc));
   EXPECT_EQ(d.find("NullKernel/DeviceSync")->rep_gpus,
             (std::vector<std::string>{"GPU-a", "GPU-b", "GPU-c"}));
+  // A run merged before counts as its processes, and the GPUs are counted across both.
+  EXPECT_EQ(merged["context"]["merged_runs"], 3);
+  const std::string abcc = temp("abcc");
+  EXPECT_EQ(merge_runs({abc, run_file(3, {{"gpu_uuid", "GPU-c"}})}, abcc).gpus, 3u);
+  EXPECT_EQ(read_json(abcc)["context"]["merged_runs"], 4);
+  const auto r =
+      test::run({"merge", "--output=" + abcc, abc, run_file(4, {{"gpu_uuid", "GPU-d"}})});
+  EXPECT_EQ(r.rc, 0);
+  EXPECT_TRUE(contains(r.err, "(4 repetitions a benchmark, from 4 GPUs)")) << r.err;
   // An unmerged run's repetitions are on its context's GPU.
   const RunData one = digest(load_run(run_file(3, {{"gpu_uuid", "GPU-d"}})));
   EXPECT_EQ(one.find("NullKernel/DeviceSync")->rep_gpus, (std::vector<std::string>{"GPU-d"}));
@@ -168,7 +177,9 @@ TEST(Merge, EveryRepetitionNamesItsGpu) {
 TEST(Merge, FilterPicksTheBenchmarks) {
   const std::string out = temp("filtered");
   const std::regex only_sync("DeviceSync");
-  EXPECT_EQ(merge_runs({run_file(0), run_file(1, {}, false, /*extra=*/true)}, out, &only_sync), 2u);
+  EXPECT_EQ(merge_runs({run_file(0), run_file(1, {}, false, /*extra=*/true)}, out, &only_sync)
+                .repetitions,
+            2u);
   const nlohmann::json merged = read_json(out);
   for (const auto& r : merged["benchmarks"])
     EXPECT_EQ(r["run_name"], "NullKernel/DeviceSync/manual_time");
