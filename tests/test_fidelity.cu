@@ -60,29 +60,46 @@ __global__ void fill(T* p, size_t count) {
     p[i] = T(float((i * 2654435761u) % 2001) / 1000.0f - 1.0f);
 }
 
+// Two events around a batch of hand-written steps, from an idle GPU to the wait for the last.
+class BatchEvents {
+ public:
+  BatchEvents() {
+    EXPECT_EQ(cudaEventCreate(&start_), cudaSuccess);
+    EXPECT_EQ(cudaEventCreate(&stop_), cudaSuccess);
+  }
+  ~BatchEvents() {
+    EXPECT_EQ(cudaEventDestroy(start_), cudaSuccess);
+    EXPECT_EQ(cudaEventDestroy(stop_), cudaSuccess);
+  }
+  BatchEvents(const BatchEvents&) = delete;
+  BatchEvents& operator=(const BatchEvents&) = delete;
+
+  // GPU time of `batch` steps / batch, in microseconds.
+  template <class Step>
+  double step_us(cudaStream_t stream, Step& step, int batch) {
+    EXPECT_EQ(cudaEventRecord(start_, stream), cudaSuccess);
+    for (int i = 0; i < batch; ++i) step();
+    EXPECT_EQ(cudaEventRecord(stop_, stream), cudaSuccess);
+    EXPECT_EQ(cudaEventSynchronize(stop_), cudaSuccess);
+    float ms = 0;
+    EXPECT_EQ(cudaEventElapsedTime(&ms, start_, stop_), cudaSuccess);
+    return ms * 1e3 / batch;
+  }
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
 // Median over `repeats` of (GPU time of `batch` steps) / batch, in microseconds.
 template <class Step>
 double median_step_us(cudaStream_t stream, Step step, int batch, int repeats) {
-  cudaEvent_t start, stop;
-  EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
-  EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
+  BatchEvents events;
   for (int i = 0; i < 3; ++i) step();  // warm-up
   EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
   std::vector<double> samples;
-  for (int r = 0; r < repeats; ++r) {
-    EXPECT_EQ(cudaEventRecord(start, stream), cudaSuccess);
-    for (int i = 0; i < batch; ++i) step();
-    EXPECT_EQ(cudaEventRecord(stop, stream), cudaSuccess);
-    EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);
-    float ms = 0;
-    EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
-    samples.push_back(ms * 1e3 / batch);
-  }
+  for (int r = 0; r < repeats; ++r) samples.push_back(events.step_us(stream, step, batch));
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
-  EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
-  std::sort(samples.begin(), samples.end());
-  return samples[samples.size() / 2];
+  return median(samples);
 }
 
 // What a paired measurement is made of, one entry per measurement: the medians of its two halves
@@ -101,33 +118,20 @@ struct PairedParts {
 template <class AsyncStep, class SyncStep>
 double paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& sync_step,
                           int batch, int rounds, PairedParts& parts) {
-  cudaEvent_t start, stop;
-  EXPECT_EQ(cudaEventCreate(&start), cudaSuccess);
-  EXPECT_EQ(cudaEventCreate(&stop), cudaSuccess);
-  auto batch_us = [&](auto& step) {
-    EXPECT_EQ(cudaEventRecord(start, stream), cudaSuccess);
-    for (int i = 0; i < batch; ++i) step();
-    EXPECT_EQ(cudaEventRecord(stop, stream), cudaSuccess);
-    EXPECT_EQ(cudaEventSynchronize(stop), cudaSuccess);
-    float ms = 0;
-    EXPECT_EQ(cudaEventElapsedTime(&ms, start, stop), cudaSuccess);
-    return ms * 1e3 / batch;
-  };
+  BatchEvents events;
   for (int i = 0; i < 3; ++i) sync_step();  // warm-up
   std::vector<double> async_us, sync_us, differences;
   for (int r = 0; r < rounds; ++r) {
     if (r % 2 == 0) {
-      async_us.push_back(batch_us(async_step));
-      sync_us.push_back(batch_us(sync_step));
+      async_us.push_back(events.step_us(stream, async_step, batch));
+      sync_us.push_back(events.step_us(stream, sync_step, batch));
     } else {
-      sync_us.push_back(batch_us(sync_step));
-      async_us.push_back(batch_us(async_step));
+      sync_us.push_back(events.step_us(stream, sync_step, batch));
+      async_us.push_back(events.step_us(stream, async_step, batch));
     }
     differences.push_back(sync_us.back() - async_us.back());
   }
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  EXPECT_EQ(cudaEventDestroy(start), cudaSuccess);
-  EXPECT_EQ(cudaEventDestroy(stop), cudaSuccess);
   parts.add(median(async_us), median(sync_us));
   return median(differences);
 }
