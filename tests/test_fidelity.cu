@@ -102,22 +102,20 @@ double median_step_us(cudaStream_t stream, Step step, int batch, int repeats) {
   return median(samples);
 }
 
-// What a paired measurement is made of, one entry per measurement: the medians of its two halves
-// (us per step), printed beside a verdict to show which half moved.
-struct PairedParts {
-  std::vector<double> async_us, sync_us;
-  void add(double async, double sync) {
-    async_us.push_back(async);
-    sync_us.push_back(sync);
-  }
+// One measurement of either side of a comparison: the number compared and, for a paired one, the
+// medians of its two halves (us per step), printed beside the verdict to show which half moved.
+struct Sample {
+  double value = 0.0;
+  double async_us = std::numeric_limits<double>::quiet_NaN();
+  double sync_us = std::numeric_limits<double>::quiet_NaN();
 };
 
 // The sync's overhead as the issue's bare loop measured it: `rounds` rounds of one batch of
 // `async_step` and one of `sync_step` (the order flipped every round), each batch bracketed by
 // events from an idle GPU; the median of the per-round differences, us per step.
 template <class AsyncStep, class SyncStep>
-double paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& sync_step,
-                          int batch, int rounds, PairedParts& parts) {
+Sample paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& sync_step,
+                          int batch, int rounds) {
   BatchEvents events;
   for (int i = 0; i < 3; ++i) sync_step();  // warm-up
   std::vector<double> async_us, sync_us, differences;
@@ -132,8 +130,7 @@ double paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& 
     differences.push_back(sync_us.back() - async_us.back());
   }
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
-  parts.add(median(async_us), median(sync_us));
-  return median(differences);
+  return {median(differences), median(async_us), median(sync_us)};
 }
 
 // Keeps the per-step time of the benchmark Google Benchmark runs, and its paired overhead.
@@ -197,24 +194,33 @@ CaptureReporter run_sync_bench(const std::string& name) {
   return reporter;
 }
 
-double sync_bench_us(const std::string& name) {
-  return run_sync_bench(name).us;
+Sample sync_bench_us(const std::string& name) {
+  return {run_sync_bench(name).us};
 }
 
-double sync_bench_overhead_us(const std::string& name, PairedParts& parts) {
+Sample sync_bench_overhead_us(const std::string& name) {
   const CaptureReporter run = run_sync_bench(name);
   EXPECT_TRUE(std::isfinite(run.overhead_us)) << name << " reported no paired overhead";
-  parts.add(run.baseline_us, run.us);
-  return run.overhead_us;
+  return {run.overhead_us, run.baseline_us, run.us};
 }
 
 struct Verdict {
-  double hand_us = 0.0, bench_us = 0.0;  // medians over rounds
-  double diff_pct = 0.0;                 // median of per-round differences, % of the hand loop
-  double spread_pct = 0.0;               // half-width of its 95% interval
+  Sample hand, bench;       // medians over rounds, of each field
+  double diff_pct = 0.0;    // median of per-round differences, % of the hand loop
+  double spread_pct = 0.0;  // half-width of its 95% interval
   bool agrees() const { return std::abs(diff_pct) < kThresholdPercent; }
   bool decidable() const { return spread_pct < kThresholdPercent; }
 };
+
+Sample median_sample(const std::vector<Sample>& samples) {
+  std::vector<double> value, async, sync;
+  for (const Sample& x : samples) {
+    value.push_back(x.value);
+    async.push_back(x.async_us);
+    sync.push_back(x.sync_us);
+  }
+  return {median(value), median(async), median(sync)};
+}
 
 // The hand-written loop and the benchmark (each returning the number compared: the time per step,
 // or the overhead), kRounds rounds, the order flipped every round. One unmeasured run of each
@@ -223,9 +229,10 @@ template <class Hand, class Bench>
 Verdict interleave(Hand&& hand, Bench&& bench) {
   (void)hand();
   (void)bench();
-  std::vector<double> h, b, d;
+  std::vector<Sample> h, b;
+  std::vector<double> d;
   for (int r = 0; r < kRounds; ++r) {
-    double hr = 0.0, br = 0.0;
+    Sample hr, br;
     if (r % 2 == 0) {
       hr = hand();
       br = bench();
@@ -235,11 +242,11 @@ Verdict interleave(Hand&& hand, Bench&& bench) {
     }
     h.push_back(hr);
     b.push_back(br);
-    d.push_back((br - hr) / hr * 100.0);
+    d.push_back((br.value - hr.value) / hr.value * 100.0);
   }
   Verdict v;
-  v.hand_us = median(h);
-  v.bench_us = median(b);
+  v.hand = median_sample(h);
+  v.bench = median_sample(b);
   v.diff_pct = median(d);
   v.spread_pct = median_mad_half_width(d);
   return v;
@@ -248,7 +255,13 @@ Verdict interleave(Hand&& hand, Bench&& bench) {
 void print(const char* what, const std::string& name, const Verdict& v) {
   std::printf(
       "fidelity: %-6s %-57s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%)\n",
-      what, name.c_str(), v.hand_us, v.bench_us, v.diff_pct, v.spread_pct);
+      what, name.c_str(), v.hand.value, v.bench.value, v.diff_pct, v.spread_pct);
+  if (std::isfinite(v.hand.async_us))
+    std::printf(
+        "fidelity: %-6s %-57s hand-written Async %.3f DeviceSync %.3f us  sync_bench Async %.3f "
+        "DeviceSync %.3f us (medians)\n",
+        what, (name + " parts").c_str(), v.hand.async_us, v.hand.sync_us, v.bench.async_us,
+        v.bench.sync_us);
 }
 
 // Sets --sync_inject for the scope of a run, as the command line would.
@@ -265,14 +278,13 @@ class ScopedInjection {
 
 // The clean comparison must agree to within the threshold; the same comparison with
 // kInjectedPercent injected into sync_bench's steps must not. `label` names the comparison in the
-// printed lines; `injected_cost(clean)` gives --sync_inject's spec from the clean verdict;
-// `after_phase(what)` runs after each of the two (clean, then inject_kind). Both must be decidable.
-template <class Hand, class Bench, class InjectedCost, class AfterPhase>
+// printed lines; `injected_cost(clean)` gives --sync_inject's spec from the clean verdict. Both
+// must be decidable.
+template <class Hand, class Bench, class InjectedCost>
 void judge(const std::string& label, const char* inject_kind, InjectedCost&& injected_cost,
-           Hand&& hand, Bench&& bench, AfterPhase&& after_phase) {
+           Hand&& hand, Bench&& bench) {
   const Verdict clean = interleave(hand, bench);
   print("clean", label, clean);
-  after_phase("clean");
   EXPECT_TRUE(clean.decidable()) << label << ": too noisy to judge";
   EXPECT_TRUE(clean.agrees()) << label << ": sync_bench " << clean.diff_pct
                               << "% from the hand-written loop";
@@ -282,7 +294,6 @@ void judge(const std::string& label, const char* inject_kind, InjectedCost&& inj
     injected = interleave(hand, bench);
   }
   print(inject_kind, label, injected);
-  after_phase(inject_kind);
   EXPECT_TRUE(injected.decidable()) << label << ": too noisy to judge";
   EXPECT_GT(injected.diff_pct, kThresholdPercent)
       << label << ": a " << kInjectedPercent << "% " << inject_kind << " cost went unnoticed";
@@ -294,17 +305,8 @@ template <class Hand>
 void compare(const std::string& name, const char* inject_kind, Hand&& hand) {
   const std::string spec = std::string(inject_kind) + ":" + std::to_string(kInjectedPercent) + "%";
   judge(
-      name, inject_kind, [&](const Verdict&) { return spec; }, hand,
-      [&] { return sync_bench_us(name); }, [](const char*) {});
-}
-
-void print_parts(const char* what, const std::string& label, const PairedParts& hand,
-                 const PairedParts& bench) {
-  std::printf(
-      "fidelity: %-6s %-57s hand-written Async %.3f DeviceSync %.3f us  sync_bench Async %.3f "
-      "DeviceSync %.3f us (medians)\n",
-      what, (label + " parts").c_str(), median(hand.async_us), median(hand.sync_us),
-      median(bench.async_us), median(bench.sync_us));
+      name, inject_kind, [&](const Verdict&) { return spec; }, [&] { return Sample{hand()}; },
+      [&] { return sync_bench_us(name); });
 }
 
 // The paired overhead of a sync pattern against the hand-written paired loop (batches of `batch`
@@ -313,20 +315,12 @@ void print_parts(const char* what, const std::string& label, const PairedParts& 
 template <class AsyncStep, class SyncStep>
 void compare_overhead(cudaStream_t stream, const std::string& name, AsyncStep&& async_step,
                       SyncStep&& sync_step, int batch, int rounds) {
-  PairedParts hand_parts, bench_parts;
-  auto hand = [&] {
-    return paired_overhead_us(stream, async_step, sync_step, batch, rounds, hand_parts);
-  };
-  auto bench = [&] { return sync_bench_overhead_us(name, bench_parts); };
+  auto hand = [&] { return paired_overhead_us(stream, async_step, sync_step, batch, rounds); };
+  auto bench = [&] { return sync_bench_overhead_us(name); };
   auto spec = [](const Verdict& clean) {
-    return "host:" + std::to_string(clean.hand_us * kInjectedPercent / 100.0) + "us";
+    return "host:" + std::to_string(clean.hand.value * kInjectedPercent / 100.0) + "us";
   };
-  const std::string label = name + " overhead";
-  judge(label, "host", spec, hand, bench, [&](const char* what) {
-    print_parts(what, label, hand_parts, bench_parts);
-    hand_parts = {};
-    bench_parts = {};
-  });
+  judge(name + " overhead", "host", spec, hand, bench);
 }
 
 TEST_F(Fidelity, NullKernelStreamSync) {
