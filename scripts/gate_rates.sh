@@ -10,19 +10,34 @@
 # With --merged-base, each DIR is judged against a baseline merged from every other DIR's clean
 # run instead (leave one out): a BASE from several machines, which measures how much they differ
 # row by row (sync_summary compare --help). A --filter among the compare flags also picks what is
-# merged (runs of different benchmark sets merge on what they share).
+# merged (runs of different benchmark sets merge on what they share). With --base BASE.json, each
+# DIR is judged against that one baseline instead (the one CI runners built with
+# scripts/ci_regress.sh --add-to-baseline, say), and one DIR is enough.
 #
-#   scripts/gate_rates.sh [--merged-base] DIR1 DIR2 [DIR3...] [-- compare flags]
+#   scripts/gate_rates.sh [--merged-base | --base BASE.json] DIR1 [DIR2...] [-- compare flags]
 set -uo pipefail
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 # Where gate_runs.sh injects +1 us (kept in step with it).
 HOST1US_FAMILIES='^(NullKernel|SmallGemm|SyncEvery)/'
+usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
 merged_base=0
-[ "${1:-}" = "--merged-base" ] && { merged_base=1; shift; }
+given_base=''
+case "${1:-}" in
+  --merged-base) merged_base=1; shift ;;
+  --base)
+    given_base="${2:-}"
+    [ -r "$given_base" ] || { echo "gate_rates.sh: cannot read --base '$given_base'" >&2; exit 2; }
+    shift 2
+    ;;
+esac
 dirs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do dirs+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
-[ ${#dirs[@]} -ge 1 ] || { sed -n '2,15s/^# \{0,1\}//p' "$0"; exit 2; }
+[ ${#dirs[@]} -ge 1 ] || { usage >&2; exit 2; }
+for d in "${dirs[@]}"; do
+  [ -r "$d/clean.json" ] ||
+    { echo "gate_rates.sh: no $d/clean.json (scripts/gate_runs.sh DIR makes it)" >&2; exit 2; }
+done
 filter=()
 for flag in "$@"; do
   case "$flag" in --filter=*) filter=("$flag") ;; esac
@@ -75,7 +90,14 @@ detect() {  # detect SECTION BASE.json INJECTED_DIR [compare flags]
   done
 }
 
-if [ $merged_base -eq 1 ]; then
+if [ -n "$given_base" ]; then
+  echo "Against $given_base:"
+  for d in "${dirs[@]}"; do
+    printf '  %s -> %s: ' "$given_base" "$d"
+    SECTION='false alarms' APPLIED='.' rates "$@" "$given_base" "$d/clean.json"
+    detect 'detection, given base,' "$given_base" "$d" "$@"
+  done
+elif [ $merged_base -eq 1 ]; then
   echo "Against a baseline merged from every other DIR's clean run (leave one out):"
   for d in "${dirs[@]}"; do
     others=()

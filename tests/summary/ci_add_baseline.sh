@@ -1,8 +1,9 @@
 #!/bin/sh
-# scripts/ci_regress.sh --add-to-baseline end to end, with fake_sync_bench on three "runners" (its
+# scripts/ci_regress.sh --add-to-baseline end to end, with fake_sync_bench on six "runners" (its
 # FAKE_GPU_UUID): the first creates the baseline, the second merges into it (2 GPUs, 6 processes),
 # a runner with another wait mode is refused (exit 2) and leaves the baseline byte for byte as it
-# was, and the gate then runs against the two-runner baseline.
+# was, three more bring it to 5 GPUs (compare then measures how they differ), and the gate runs
+# against it.
 #   ci_add_baseline.sh REPO   (SYNC_BENCH, SYNC_SUMMARY, PROCESSES=3 from the environment)
 repo="$1"
 base=ci_multi_base.json
@@ -24,6 +25,7 @@ add GPU-runner-2 || fail "the second runner's --add-to-baseline exited $?"
 grep -q "(6 repetitions a benchmark, from 2 GPUs)" add.log ||
   fail "the merge did not report 6 repetitions from 2 GPUs"
 grep -q '"merged_runs": 6' "$base" || fail "the baseline does not hold 6 processes"
+grep -q "once it holds 5 GPUs" add.log || fail "the second runner was not told what 5 GPUs bring"
 before=$(cksum <"$base")
 add GPU-runner-3 FAKE_WAIT_MODE=yield
 status=$?
@@ -31,7 +33,12 @@ status=$?
 grep -q "host_wait_mode" add.log || fail "the refusal does not name what differs"
 [ "$(cksum <"$base")" = "$before" ] || fail "the refused runner changed the baseline"
 [ -s "$base.new.json" ] || fail "the refused runner's run was not kept"
+for n in 3 4 5; do add GPU-runner-$n || fail "runner $n's --add-to-baseline exited $?"; done
+grep -q "now from 5 GPUs: compare measures how they differ" add.log ||
+  fail "the fifth runner was not told that compare now measures how the machines differ"
 FAKE_GPU_UUID=GPU-runner-1 OUT=ci_multi_new.json "$repo/scripts/ci_regress.sh" "$base" \
-  --benchmark_min_time=0.01 >add.md 2>add.log || fail "the gate against the merged baseline exited $?"
+  --benchmark_min_time=0.01 >add.md 2>add.log || fail "the gate against the 5-GPU baseline exited $?"
 grep -q "no regression" add.log || fail "the gate did not report 'no regression'"
-echo "ci_regress.sh --add-to-baseline: created, merged (2 GPUs, 6 processes), refused a mismatch"
+grep -q "between BASE's 5 GPUs" add.md || fail "the gate did not use the spread between the 5 GPUs"
+echo "ci_regress.sh --add-to-baseline: created, merged (2 GPUs, 6 processes), refused a mismatch," \
+  "grew to 5 GPUs, gated"
