@@ -37,8 +37,8 @@ struct Points {
 };
 double within_group_slope(const std::vector<Points>& groups);
 
-// Whether the values fall in two groups apart: sorted, some split leaves at least a fifth of them
-// (and two) on each side, with a gap between the groups wider than min_gap and than three robust
+// Whether the values fall in two groups apart: sorted, some split leaves at least two of them and
+// a twentieth on each side, with a gap between the groups wider than min_gap and than three robust
 // sigmas of either group. Processes of one benchmark do this when a host path has two speeds (a
 // wake-up that does or does not find the CPU awake): the median then jumps between the groups
 // with how many processes landed in each, and a spread taken around the median (the MAD) misses
