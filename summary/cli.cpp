@@ -251,6 +251,8 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
     const CompareResult res = compare_runs(runs[0], runs[1], co);
     for (const auto& w : res.context_warnings)
       err << "sync_summary: warning: runs differ in " << printable(w) << "\n";
+    if (const std::string w = host_warning(res.host); !w.empty())
+      err << "sync_summary: warning: " << printable(w) << "\n";
     render(compare_document(res, runs[0], runs[1], co), o.format, out);
     // Every compared benchmark failed in NEW: no row was compared; a broken run (no GPU, a crash
     // in common code) is an error to look at, not a measurement.

@@ -91,7 +91,9 @@ on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at
 a GPU) measures that instead, row by row: one more machine's median is expected within the
 prediction interval of its GPUs' medians (Student's t at 0.001, two-sided), and the threshold is
 that, and at least --threshold; a row that moves a lot between machines is gated with that wider
-limit, which its line shows.
+limit, which its line shows. Where BASE ran on 2+ GPUs and NEW's host-bound times lie beyond all
+of its machines (slower or faster, on over half of those rows, by over 5% in the median row),
+compare warns: the spread BASE measured did not include a host like NEW's.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error

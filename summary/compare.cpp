@@ -240,7 +240,65 @@ Table name_list(std::string title, const std::vector<std::string>& names) {
   return t;
 }
 
+// HostAmongMachines (compare.hpp) over BASE's host-bound times.
+HostAmongMachines host_among_machines(const RunData& base, const RunData& next) {
+  struct Row {
+    double beyond;
+    std::string example;
+  };
+  std::vector<Row> rows;
+  HostAmongMachines h;
+  for (const Bench& b : base.benches) {
+    const Bench* n = next.find(b.name.identity);
+    const Metric* m = b.metric(std::string(kRealTime));
+    if (!n || !m || b.status != Status::ok || n->status != Status::ok || pace(b) != "host" ||
+        b.has_metric("overhead_us") || b.rep_gpus.size() != m->reps.size())
+      continue;
+    std::vector<double> medians;
+    for (const auto& g : by_gpu(b, m->reps.size()))
+      if (g.size() >= kMinMachineRepetitions && !b.rep_gpus[g.front()].empty())
+        medians.push_back(median(values_of(m->reps, g)));
+    const Summary mine = n->summary(std::string(kRealTime));
+    if (medians.size() < 2 || !mine.valid()) continue;
+    const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
+    const double beyond = mine.center > *hi   ? mine.center / *hi - 1.0
+                          : mine.center < *lo ? mine.center / *lo - 1.0
+                                              : 0.0;
+    h.machines = std::max(h.machines, medians.size());
+    h.slower += beyond > 0.0;
+    h.faster += beyond < 0.0;
+    const std::string unit = " " + std::string(unit_name(b.unit));
+    rows.push_back({beyond, b.name.identity + ": " + fmt_fixed(mine.center, 2) + unit +
+                                ", BASE's machines " + fmt_fixed(*lo, 2) + "-" + fmt_fixed(*hi, 2) +
+                                unit});
+  }
+  h.rows = rows.size();
+  if (rows.empty()) return h;
+  // The median row (the lower middle one of an even count: no value made up between two rows).
+  std::sort(rows.begin(), rows.end(),
+            [](const Row& x, const Row& y) { return x.beyond < y.beyond; });
+  const Row& mid = rows[(rows.size() - 1) / 2];
+  h.beyond = mid.beyond;
+  h.example = mid.example;
+  return h;
+}
+
 }  // namespace
+
+std::string host_warning(const HostAmongMachines& h) {
+  const bool slower = 2 * h.slower > h.rows && h.beyond > kHostBeyondMachines;
+  const bool faster = 2 * h.faster > h.rows && h.beyond < -kHostBeyondMachines;
+  if (!slower && !faster) return "";
+  return "NEW's host is " + std::string(slower ? "slower" : "faster") + " than each of BASE's " +
+         std::to_string(h.machines) + " machines: on " +
+         std::to_string(slower ? h.slower : h.faster) + " of " + std::to_string(h.rows) +
+         " host-bound rows its median lies beyond BASE's " + (slower ? "slowest" : "fastest") +
+         " machine's (" + (slower ? "+" : "") + fmt_fixed(100.0 * h.beyond, 1) +
+         "% in the median row, " + h.example +
+         "). An overhead the host moves but that is not host-adjusted (a GPU-bound baseline's) "
+         "can then differ by more than BASE's machines do: a baseline should hold runners with "
+         "hosts like this one";
+}
 
 bool higher_is_better(const std::string& metric) {
   const auto ends_with = [&](const std::string& s) {
@@ -253,6 +311,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
                            const CompareOptions& options) {
   CompareResult res;
   res.context_warnings = context_differences(base.run, next.run);
+  res.host = host_among_machines(base, next);
   const std::string_view uuid = base.run.context_value("gpu_uuid");
   res.same_gpu = !uuid.empty() && uuid == next.run.context_value("gpu_uuid");
   res.threshold_pct = res.same_gpu ? options.threshold_pct
@@ -381,6 +440,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
       w += (i ? "; " : "") + res.context_warnings[i];
     doc.text({w + "): a change may come from that, not from the code."});
   }
+  if (const std::string w = host_warning(res.host); !w.empty()) doc.text({"WARNING: " + w + "."});
 
   Table t;
   t.title = "Changes";

@@ -92,11 +92,30 @@ struct Comparison {
   Verdict verdict = Verdict::unchanged;
 };
 
+// Where NEW's host stands among BASE's machines, from the host-bound times (unpaired steps the
+// host paces) that BASE ran on 2+ GPUs with kMinMachineRepetitions processes each: on how many
+// rows NEW's median lies beyond the slowest machine's median (slower) or the fastest's (faster),
+// and how far in the median row. A host outside BASE's machines moves the overheads that are not
+// host-adjusted (a GPU-bound baseline's) by more than BASE's spread between machines shows: six
+// H200 runners with fast hosts, and a machine whose host-bound steps were 20-31% slower than the
+// slowest of them read TrainLoop/ItemEveryStep n=1024 11.6% faster (results/h200/runners/).
+struct HostAmongMachines {
+  std::size_t rows = 0, slower = 0, faster = 0;
+  std::size_t machines = 0;  // BASE's GPUs, the most on one row
+  double beyond = 0.0;       // the median row's NEW median / nearest BASE machine's - 1 (0 inside)
+  std::string example;       // that row: "NAME: NEW us, BASE's machines LO-HI us"
+};
+
+// NEW's host counts as outside BASE's machines when over half of the rows lie beyond them, one
+// way, and the median row by more than this share.
+inline constexpr double kHostBeyondMachines = 0.05;
+
 struct CompareResult {
   std::vector<Comparison> rows;
   std::vector<std::string> only_base, only_new;
   std::vector<std::pair<std::string, std::string>> not_compared;  // identity, why
   std::vector<std::string> context_warnings;
+  HostAmongMachines host;
   bool same_gpu = false;       // both runs name one gpu_uuid
   double threshold_pct = 0.0;  // the threshold applied: options' or, between GPUs, the machine's
   std::size_t regressions = 0;
@@ -115,6 +134,9 @@ inline constexpr std::size_t kUTestOptimalRepetitions = 9;
 bool higher_is_better(const std::string& metric);
 
 CompareResult compare_runs(const RunData& base, const RunData& next, const CompareOptions& options);
+
+// The warning when NEW's host is outside BASE's machines (HostAmongMachines), else "".
+std::string host_warning(const HostAmongMachines& host);
 Document compare_document(const CompareResult& result, const RunData& base, const RunData& next,
                           const CompareOptions& options);
 

@@ -543,6 +543,64 @@ TEST(Compare, HostBoundRowsAreShownNotGated) {
   EXPECT_EQ(every.regressions, 1u);
 }
 
+// NEW's host against BASE's machines, on the host-bound times: slower (or faster) than every one
+// of them on over half the rows, by more than kHostBeyondMachines in the median row, warns (with
+// that row); inside their range, one row out of two, or a BASE of one GPU does not.
+TEST(Compare, HostOutsideBaseMachinesWarns) {
+  using test::unpaired;
+  const std::string null_id = "NullKernel/Async", gemm_id = "SmallGemm/Async/fp16/cublas/n:512";
+  const std::string dir = testing::TempDir() + "compare_host_among_machines_";
+  const auto base_of = [&](const std::vector<std::pair<double, double>>& machines) {
+    std::vector<std::string> runs;
+    for (std::size_t g = 0; g < machines.size(); ++g) {
+      const auto [null_us, gemm_us] = machines[g];
+      runs.push_back(test::write_run(
+          dir + std::to_string(g) + ".json",
+          {unpaired(null_id, {null_us - 0.01, null_us, null_us + 0.01}, 0.0),
+           unpaired(gemm_id, {gemm_us - 0.01, gemm_us, gemm_us + 0.01}, 0.0),
+           unpaired("HostCopy/H2D/pinned/bytes:16777216", {330.0, 330.0, 330.0}, 1.0)},
+          {{"gpu_uuid", "GPU-" + std::to_string(g)}}));
+    }
+    merge_runs(runs, dir + "merged.json");
+    return digest(load_run(dir + "merged.json"));
+  };
+  const auto new_of = [&](double null_us, double gemm_us) {
+    return on_gpu(
+        {unpaired(null_id, nine(null_us, 0.01), 0.0), unpaired(gemm_id, nine(gemm_us, 0.01), 0.0),
+         unpaired("HostCopy/H2D/pinned/bytes:16777216", nine(500.0), 1.0)},
+        "GPU-new");
+  };
+  const RunData base = base_of({{3.5, 7.0}, {3.7, 7.4}, {3.9, 7.9}});
+
+  const HostAmongMachines slow = compare_runs(base, new_of(4.8, 10.4), {}).host;
+  EXPECT_EQ(slow.rows, 2u);  // the GPU-bound copy is not a host-bound row
+  EXPECT_EQ(slow.slower, 2u);
+  EXPECT_EQ(slow.machines, 3u);
+  EXPECT_NEAR(slow.beyond, 4.8 / 3.9 - 1.0, 1e-9);  // the lower middle of two rows
+  const std::string w = host_warning(slow);
+  EXPECT_TRUE(test::contains(w, "slower than each of BASE's 3 machines: on 2 of 2")) << w;
+  EXPECT_TRUE(test::contains(w, "+23.1% in the median row, NullKernel/Async: 4.80 us")) << w;
+  const Document doc = compare_document(compare_runs(base, new_of(4.8, 10.4), {}), base,
+                                        new_of(4.8, 10.4), CompareOptions{});
+  bool shown = false;
+  for (const Block& b : doc.blocks)
+    for (const auto& line : b.lines) shown = shown || test::contains(line, "WARNING: NEW's host");
+  EXPECT_TRUE(shown);
+
+  const HostAmongMachines fast = compare_runs(base, new_of(2.9, 5.5), {}).host;
+  EXPECT_EQ(fast.faster, 2u);
+  EXPECT_TRUE(test::contains(host_warning(fast), "faster than each of BASE's 3 machines"));
+
+  EXPECT_EQ(host_warning(compare_runs(base, new_of(3.8, 7.5), {}).host), "");  // inside
+  const HostAmongMachines one_of_two = compare_runs(base, new_of(4.8, 7.5), {}).host;
+  EXPECT_EQ(one_of_two.slower, 1u);
+  EXPECT_EQ(host_warning(one_of_two), "");                                     // not over half
+  EXPECT_EQ(host_warning(compare_runs(base, new_of(4.0, 8.1), {}).host), "");  // under 5%
+  const HostAmongMachines one_gpu = compare_runs(base_of({{3.5, 7.0}}), new_of(4.8, 10.4), {}).host;
+  EXPECT_EQ(one_gpu.rows, 0u);
+  EXPECT_EQ(host_warning(one_gpu), "");
+}
+
 // A time that is not a finite positive number is bad input, named by side, row and metric.
 TEST(Compare, BadTimesAreInputErrors) {
   using test::unpaired;
