@@ -251,8 +251,8 @@ HostAmongMachines host_among_machines(const RunData& base, const RunData& next) 
   for (const Bench& b : base.benches) {
     const Bench* n = next.find(b.name.identity);
     const Metric* m = b.metric(std::string(kRealTime));
-    if (!n || !m || b.status != Status::ok || n->status != Status::ok || pace(b) != "host" ||
-        b.has_metric("overhead_us") || b.rep_gpus.size() != m->reps.size())
+    if (!n || !m || b.status != Status::ok || n->status != Status::ok || b.unit != n->unit ||
+        pace(b) != "host" || b.has_metric("overhead_us") || b.rep_gpus.size() != m->reps.size())
       continue;
     std::vector<double> medians;
     for (const auto& g : by_gpu(b, m->reps.size()))
