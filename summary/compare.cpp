@@ -94,16 +94,22 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<
   for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
 }
 
+// The median of v over each of b's GPUs that ran kMinMachineRepetitions of its repetitions or
+// more (v: one value per repetition; none when they are not known one by one).
+std::vector<double> gpu_medians(const Bench& b, const std::vector<double>& v) {
+  std::vector<double> medians;
+  if (b.rep_gpus.size() != v.size()) return medians;
+  for (const auto& g : by_gpu(b, v.size()))
+    if (g.size() >= kMinMachineRepetitions && !b.rep_gpus[g.front()].empty())
+      medians.push_back(median(values_of(v, g)));
+  return medians;
+}
+
 // BASE's GPUs and, between two machines, how far one more machine's median of the values judged
 // (vb, host-adjusted) may land from BASE's: Student's prediction interval from the medians of
 // BASE's GPUs, t(kMachineAlpha, M - 1) x their standard deviation x sqrt(1 + 1/M).
 void measure_machines(Comparison& c, const Bench& b, const std::vector<double>& vb, bool same_gpu) {
-  if (b.rep_gpus.size() != vb.size()) return;
-  std::vector<double> medians;
-  for (const auto& g : by_gpu(b, vb.size())) {
-    if (g.size() < kMinMachineRepetitions || b.rep_gpus[g.front()].empty()) continue;
-    medians.push_back(median(values_of(vb, g)));
-  }
+  const std::vector<double> medians = gpu_medians(b, vb);
   c.machines = medians.size();
   if (same_gpu || medians.size() < kMinMachines) return;
   const double m = static_cast<double>(medians.size());
@@ -252,12 +258,9 @@ HostAmongMachines host_among_machines(const RunData& base, const RunData& next) 
     const Bench* n = next.find(b.name.identity);
     const Metric* m = b.metric(std::string(kRealTime));
     if (!n || !m || b.status != Status::ok || n->status != Status::ok || b.unit != n->unit ||
-        pace(b) != "host" || b.has_metric("overhead_us") || b.rep_gpus.size() != m->reps.size())
+        pace(b) != "host" || b.has_metric("overhead_us"))
       continue;
-    std::vector<double> medians;
-    for (const auto& g : by_gpu(b, m->reps.size()))
-      if (g.size() >= kMinMachineRepetitions && !b.rep_gpus[g.front()].empty())
-        medians.push_back(median(values_of(m->reps, g)));
+    const std::vector<double> medians = gpu_medians(b, m->reps);
     const Summary mine = n->summary(std::string(kRealTime));
     if (medians.size() < 2 || !mine.valid()) continue;
     const auto [lo, hi] = std::minmax_element(medians.begin(), medians.end());
