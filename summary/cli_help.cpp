@@ -81,9 +81,11 @@ process whose host ran slow has a slower Async baseline and a longer overhead, s
 repetition's overhead is moved to BASE's median baseline along the slope of overhead on
 baseline within each run (Theil-Sen, clamped to [0, 3]); this assumes the change under test
 leaves the Async baseline alone, and is not done where the baseline is GPU-bound (its spread is
-then the GPU's clock, not the host). A row whose BASE cannot resolve a change below --max-noise %
-of its step (--noise-k x the noise of two runs as noisy as BASE) is shown, not gated, and so is
-one whose BASE processes fall in two groups further apart than a change.
+then the GPU's clock, not the host). Where the overhead falls as the host slows (a wait the
+host's speed sets: Kendall's z under -2.576 within the runs) it is not gated between two GPUs.
+A row whose BASE cannot resolve a change below --max-noise % of its step (--noise-k x the noise
+of two runs as noisy as BASE) is shown, not gated, and so is one whose BASE processes fall in
+two groups further apart than a change.
 
 Machines of one kind differ by more than the processes of one machine do: when BASE and NEW ran
 on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at least

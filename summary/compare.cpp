@@ -69,8 +69,8 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 // where BASE's baseline is GPU-bound: its spread is the GPU's clock, not the host's speed, and a
 // slope fitted to it moves the overheads by GPU noise (a bf16 n=4096 GEMM's DeviceSync on the
 // H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5).
-void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<double>& vb,
-                     std::vector<double>& vn) {
+void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gpu,
+                     std::vector<double>& vb, std::vector<double>& vn) {
   const Metric* xb = b.metric("baseline_us");
   const Metric* xn = n.metric("baseline_us");
   if (!xb || !xn || vb.size() < 3 || vn.size() < 3 || xb->reps.size() != vb.size() ||
@@ -87,6 +87,15 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, std::vector<
     groups.push_back({values_of(xb->reps, g), values_of(vb, g)});
   for (const auto& g : by_gpu(n, vn.size()))
     groups.push_back({values_of(xn->reps, g), values_of(vn, g)});
+  // A wait the host's speed sets (kHostRaceZ): no slope fits a switch between two regimes, and a
+  // machine whose host is faster or slower than BASE's moves it by more than a change.
+  if (const double z = within_group_kendall_z(groups); !same_gpu && z < -kHostRaceZ) {
+    c.gated = false;
+    c.gate = "not gated: a slower host waits less in this sync (Kendall z " + fmt_fixed(z, 1) +
+             " of overhead on Async baseline): the host's speed sets it and BASE and NEW ran on "
+             "different machines";
+    return;
+  }
   const double slope = within_group_slope(groups);
   if (std::isnan(slope)) return;
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
@@ -378,7 +387,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     const Metric* mn = n->metric(c.metric);
     std::vector<double> vb = mb->reps, vn = mn->reps;
     if (c.metric == "overhead_us" && options.host_adjust && c.gated) {
-      adjust_for_host(c, b, *n, vb, vn);
+      adjust_for_host(c, b, *n, res.same_gpu, vb, vn);
       if (!std::isnan(c.host_slope)) {
         c.raw_delta = c.next.center - c.base.center;
         c.gate += " (host-adjusted: slope " + fmt_fixed(c.host_slope, 2) + ")";

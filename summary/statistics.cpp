@@ -65,6 +65,21 @@ double within_group_slope(const std::vector<Points>& groups) {
   return slopes.empty() ? kNaN : median(std::move(slopes));
 }
 
+double within_group_kendall_z(const std::vector<Points>& groups) {
+  double s = 0.0, variance = 0.0;
+  for (const Points& g : groups) {
+    if (g.x.size() != g.y.size() || any_nan(g.x) || any_nan(g.y)) return kNaN;
+    const auto n = static_cast<double>(g.x.size());
+    variance += n * (n - 1.0) * (2.0 * n + 5.0) / 18.0;
+    for (std::size_t i = 0; i < g.x.size(); ++i)
+      for (std::size_t j = i + 1; j < g.x.size(); ++j) {
+        const double dx = g.x[j] - g.x[i], dy = g.y[j] - g.y[i];
+        if (dx != 0.0 && dy != 0.0) s += (dx > 0.0) == (dy > 0.0) ? 1.0 : -1.0;
+      }
+  }
+  return variance > 0.0 ? s / std::sqrt(variance) : kNaN;
+}
+
 bool has_two_groups(std::vector<double> v, double min_gap) {
   if (any_nan(v)) return false;
   std::sort(v.begin(), v.end());

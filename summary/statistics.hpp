@@ -37,6 +37,12 @@ struct Points {
 };
 double within_group_slope(const std::vector<Points>& groups);
 
+// How far y falls (negative) or rises with x, as a z-score: Kendall's S (concordant less discordant
+// pairs) summed over the pairs of the same group, over its standard deviation under independence,
+// sqrt(sum n(n-1)(2n+5)/18) over the groups. Pairs tied in x or y count for neither side. NaN when
+// no group has two points or a value is NaN.
+double within_group_kendall_z(const std::vector<Points>& groups);
+
 // Whether the values fall in two groups apart: sorted, some split leaves at least two of them and
 // a twentieth on each side, with a gap between the groups wider than min_gap and than three robust
 // sigmas of either group. Processes of one benchmark do this when a host path has two speeds (a

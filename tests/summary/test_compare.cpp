@@ -298,6 +298,44 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
   EXPECT_EQ(same.verdict, Verdict::unchanged);
 }
 
+// TrainLoop/ItemEveryStep's .item() waits less on a slower host (results/h200/item_every_step/):
+// 14-16 us where the host is fast, 8-10 where it is slow, a switch no slope fits. Between two
+// machines whose hosts differ, the row is not gated; on one machine it is, raw (no negative slope).
+TEST(Compare, WaitThatTheHostSpeedSetsIsNotGatedBetweenMachines) {
+  const std::string id = "TrainLoop/ItemEveryStep/bf16/cublas/n:512";
+  const auto run = [&](const std::string& gpu, double first_host, double cost) {
+    std::vector<double> base, overhead;
+    for (int i = 0; i < 10; ++i) {
+      base.push_back(first_host + 2.0 * i);
+      overhead.push_back((base.back() < 44.0 ? 15.0 : 10.0) - 0.1 * (base.back() - 30.0) + cost);
+    }
+    test::FakeBench b = test::paired_processes(id, base, overhead);
+    b.counters["syncs_per_step"] = std::vector<double>(10, 1.0);
+    std::vector<RunData> r;
+    r.push_back(digest(parse_run(test::gb_json({b}, {{"gpu_uuid", gpu}}), gpu + ".json")));
+    return std::move(r[0]);
+  };
+  // BASE on a slow host (40-58 us: 2 processes fast), NEW on a fast one (30-48: 7 fast).
+  std::vector<RunData> between = {run("GPU-a", 40.0, 0.0), run("GPU-b", 30.0, 0.0)};
+  assign_labels(between, {});
+  const CompareResult res = compare_runs(between[0], between[1], {});
+  const Comparison& c = row(res, id);
+  EXPECT_FALSE(c.gated);
+  EXPECT_EQ(c.verdict, Verdict::not_gated);
+  EXPECT_NE(c.gate.find("a slower host waits less in this sync"), std::string::npos) << c.gate;
+  EXPECT_EQ(res.regressions, 0);
+
+  // One machine (a slow host: one regime): gated, not adjusted along the negative slope, and a
+  // +3 us cost is caught.
+  std::vector<RunData> same = {run("GPU-a", 46.0, 0.0), run("GPU-a", 46.0, 3.0)};
+  assign_labels(same, {});
+  const CompareResult one = compare_runs(same[0], same[1], {});
+  const Comparison& g = row(one, id);
+  EXPECT_TRUE(g.gated) << g.gate;
+  EXPECT_DOUBLE_EQ(g.host_slope, 0.0);
+  EXPECT_EQ(g.verdict, Verdict::regression);
+}
+
 // A GPU-bound baseline's spread between processes is its clock, not the host: no slope is fitted
 // to it. Here NEW's GPU ran 2.5 us faster a step and its overheads are BASE's: raw, unchanged;
 // adjusted along the overheads' slope of 2 on the baselines, it would read +5 us.

@@ -84,6 +84,23 @@ TEST(Statistics, WithinGroupSlope) {
   EXPECT_TRUE(std::isnan(within_group_slope({uneven})));
 }
 
+// Kendall's S within groups over its standard deviation: a perfect rise over 5 points is S = 10,
+// sd sqrt(5*4*15/18); two groups add S and variance, the offset between them never paired; ties
+// count for neither side.
+TEST(Statistics, WithinGroupKendallZ) {
+  const double sd5 = std::sqrt(5.0 * 4.0 * 15.0 / 18.0);
+  const Points rise{{1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}};
+  const Points fall{{1, 2, 3, 4, 5}, {105, 104, 103, 102, 101}};  // offset 100 from rise
+  EXPECT_DOUBLE_EQ(within_group_kendall_z({rise}), 10.0 / sd5);
+  EXPECT_DOUBLE_EQ(within_group_kendall_z({fall}), -10.0 / sd5);
+  EXPECT_DOUBLE_EQ(within_group_kendall_z({rise, fall}), 0.0);
+  EXPECT_DOUBLE_EQ(within_group_kendall_z({fall, fall}), -20.0 / std::sqrt(2.0 * sd5 * sd5));
+  const Points tied{{1, 1, 2}, {1, 2, 2}};  // (1,1)-(1,2) tied in x, (1,2)-(2,2) in y: one pair
+  EXPECT_DOUBLE_EQ(within_group_kendall_z({tied}), 1.0 / std::sqrt(3.0 * 2.0 * 11.0 / 18.0));
+  EXPECT_TRUE(std::isnan(within_group_kendall_z({Points{{1}, {1}}})));
+  EXPECT_TRUE(std::isnan(within_group_kendall_z({rise, Points{{1, 2}, {1, kNaN}}})));
+}
+
 // Processes of one benchmark in two groups (the overhead of TrainLoop/ItemEveryStep bf16 n=512 in
 // two H200 calls: a host path with two speeds), against a skewed sample, a wild process, a
 // stragglers' tail, and gaps no wider than a change.
