@@ -49,8 +49,8 @@ inline constexpr double kGpuBoundShare = 0.8;
 inline constexpr double kMaxHostSlope = 3.0;
 // A paired overhead that falls as the host slows (within_group_kendall_z below -kHostRaceZ: one-
 // sided p < 0.005) is a wait that the host's speed sets: the later the host reaches the sync, the
-// less of the GPU's work is left. TrainLoop/ItemEveryStep on the H200s: 8-10 us on a slow host, 14-16
-// on a fast one (results/h200/item_every_step/). Between two machines it is not gated.
+// less of the GPU's work is left. TrainLoop/ItemEveryStep on the H200s: 8-10 us on a slow host,
+// 14-16 on a fast one (results/h200/item_every_step/). Between two machines it is not gated.
 inline constexpr double kHostRaceZ = 2.576;
 
 // A BASE merged from runs on several GPUs measures how much machines differ, row by row: from
