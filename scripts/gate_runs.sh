@@ -9,10 +9,17 @@
 # Compare them anywhere: sync_summary compare clean.json host10.json, and clean.json from one
 # device call against clean.json from another for the false alarms.
 #
-#   scripts/gate_runs.sh DIR
+#   scripts/gate_runs.sh DIR [NAME...]     (NAME: some of clean host1us host10 gpu10; default all)
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-dir="${1:?usage: scripts/gate_runs.sh DIR}"
+dir="${1:?usage: scripts/gate_runs.sh DIR [NAME...]}"
+shift
+wanted=" ${*:-clean host1us host10 gpu10} "
+for name in $wanted; do
+  case "$name" in clean | host1us | host10 | gpu10) ;;
+    *) echo "gate_runs.sh: unknown run '$name' (clean, host1us, host10 or gpu10)" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$dir"
 export SYNC_BENCH="${SYNC_BENCH:-$ROOT/build/bench/sync_bench}"
 export SYNC_SUMMARY="${SYNC_SUMMARY:-$ROOT/build/summary/sync_summary}"
@@ -20,6 +27,7 @@ status=0
 run() {  # run NAME [sync_bench flags...]
   local name="$1"
   shift
+  [[ "$wanted" == *" $name "* ]] || return 0
   local start=$(date +%s)
   "$ROOT/scripts/ci_regress.sh" --make-baseline "$dir/$name.json" "$@" 2>"$dir/$name.log"
   local rc=$?

@@ -45,8 +45,14 @@ struct CompareOptions {
 // GPU is busy with the step's work for at least this share of it.
 inline constexpr double kGpuBoundShare = 0.8;
 
+// A GPU-bound step whose host takes at least this share of it to submit it: the gaps in the GPU's
+// work are the host's (compare.cpp, gpu_idle_per_step).
+inline constexpr double kHostPacedShare = 0.25;
+
 // The most of a change in a process's Async baseline that its overhead is taken to follow.
 inline constexpr double kMaxHostSlope = 3.0;
+// The host slope's interval: two-sided 95%.
+inline constexpr double kHostSlopeZ = 1.96;
 // A paired overhead that falls as the host slows (within_group_kendall_z below -kHostRaceZ: one-
 // sided p < 0.005) is a wait that the host's speed sets: the later the host reaches the sync, the
 // less of the GPU's work is left. TrainLoop/ItemEveryStep on the H200s: 8-10 us on a slow host,
@@ -82,12 +88,20 @@ struct Comparison {
   // the adjustment; NaN when the row was not adjusted (then delta is the raw change).
   double host_slope = kNaN;
   double raw_delta = kNaN;
+  // And what the slope's error can move NEW's median by, added to the limit: half the width of its
+  // interval (within_group_slope_interval at kHostSlopeZ, clamped as the slope is) times how far
+  // NEW's median baseline is from BASE's.
+  double host_slope_error = kNaN;
   // BASE's GPUs with kMinMachineRepetitions repetitions of this row or more, and, when BASE and
   // NEW are not one GPU and there are kMinMachines of them, how far one more machine's median may
   // land from BASE's (the prediction interval; NaN else): the limit is at least this, and at
   // least --threshold, instead of --machine-threshold.
   std::size_t machines = 0;
   double machine_limit = kNaN;
+  // A GPU-bound time between two machines judged with the flat --machine-threshold: BASE's GPU
+  // idle time per step (real_time - gpu_busy_us), added to the limit (0 else). That threshold is
+  // for the GPU's work; the gaps between it are the host's, and a slower host lengthens them.
+  double host_paced_us = 0.0;
   // What sets the pace of BASE's step: "sync" (it blocks the host at least once a step, so host
   // and GPU take turns and a host cost lengthens it), else by gpu_bound "gpu" (a host cost hides
   // behind the GPU's queue) or "host"; "" when BASE has neither counter.

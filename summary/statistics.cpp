@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 namespace sync_summary {
 
@@ -54,15 +55,45 @@ double robust_sigma(const std::vector<double>& v) {
   return 1.4826 * median(std::move(dev));
 }
 
-double within_group_slope(const std::vector<Points>& groups) {
+namespace {
+
+// The slopes between every two points of the same group (pairs with equal x skipped); nullopt
+// when a value is NaN or a group's x and y differ in size.
+std::optional<std::vector<double>> pairwise_slopes(const std::vector<Points>& groups) {
   std::vector<double> slopes;
   for (const Points& g : groups) {
-    if (g.x.size() != g.y.size() || any_nan(g.x) || any_nan(g.y)) return kNaN;
+    if (g.x.size() != g.y.size() || any_nan(g.x) || any_nan(g.y)) return std::nullopt;
     for (std::size_t i = 0; i < g.x.size(); ++i)
       for (std::size_t j = i + 1; j < g.x.size(); ++j)
         if (g.x[j] != g.x[i]) slopes.push_back((g.y[j] - g.y[i]) / (g.x[j] - g.x[i]));
   }
-  return slopes.empty() ? kNaN : median(std::move(slopes));
+  return slopes;
+}
+
+}  // namespace
+
+double within_group_slope(const std::vector<Points>& groups) {
+  auto slopes = pairwise_slopes(groups);
+  return !slopes || slopes->empty() ? kNaN : median(std::move(*slopes));
+}
+
+SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, double z) {
+  auto slopes = pairwise_slopes(groups);
+  if (!slopes || slopes->empty()) return {kNaN, kNaN};
+  std::sort(slopes->begin(), slopes->end());
+  double variance = 0.0;
+  for (const Points& g : groups) {
+    const auto n = static_cast<double>(g.x.size());
+    variance += n * (n - 1.0) * (2.0 * n + 5.0) / 18.0;
+  }
+  const double n = static_cast<double>(slopes->size());
+  const double c = z * std::sqrt(variance);
+  // Ranks 1-based, as Sen gives them; clipped to the list.
+  const auto at = [&](double rank) {
+    const double r = std::clamp(std::round(rank), 1.0, n);
+    return (*slopes)[static_cast<std::size_t>(r) - 1];
+  };
+  return {at((n - c) / 2.0), at((n + c) / 2.0 + 1.0)};
 }
 
 double within_group_kendall_z(const std::vector<Points>& groups) {

@@ -37,6 +37,14 @@ struct Points {
 };
 double within_group_slope(const std::vector<Points>& groups);
 
+// Sen's confidence interval for that slope: of the N slopes sorted, the ones at ranks (N - C) / 2
+// and (N + C) / 2 + 1, with C = z x sqrt(sum n(n-1)(2n+5)/18) over the groups (Kendall's S under
+// independence); the slopes are clipped to the ends of the list. NaNs as within_group_slope.
+struct SlopeInterval {
+  double low, high;
+};
+SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, double z);
+
 // How far y falls (negative) or rises with x, as a z-score: Kendall's S (concordant less discordant
 // pairs) summed over the pairs of the same group, over its standard deviation under independence,
 // sqrt(sum n(n-1)(2n+5)/18) over the groups. Pairs tied in x or y count for neither side. NaN when

@@ -298,6 +298,39 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
   EXPECT_EQ(same.verdict, Verdict::unchanged);
 }
 
+// The host slope is estimated from a few processes: its error moves NEW's adjusted median by that
+// error times how far NEW's hosts are from BASE's. The limit takes that in, so a slope that
+// scatters does not turn a slower machine into a regression; where the hosts match, it adds
+// nothing and a real cost is still caught.
+TEST(Compare, HostSlopeErrorWidensTheLimitWithTheHostDistance) {
+  const std::string id = "SmallGemm/Print/fp16/cublas/n:512";
+  const std::vector<double> hosts = {7.0, 7.2, 7.4, 7.6, 7.8, 8.0, 8.2, 8.4, 8.6};
+  // Overheads that rise 0.5 us per us of baseline, scattered by +-0.3 us around it.
+  const std::vector<double> scatter = {0.3, -0.3, 0.0, 0.25, -0.25, 0.1, -0.2, 0.3, -0.1};
+  const auto processes = [&](double slowdown, double cost) {
+    std::vector<double> base, overhead;
+    for (std::size_t i = 0; i < hosts.size(); ++i) {
+      base.push_back(hosts[i] + slowdown);
+      overhead.push_back(17.0 + 0.5 * (base.back() - 7.0) + scatter[i] + cost);
+    }
+    test::FakeBench b = test::paired_processes(id, base, overhead);
+    b.counters["syncs_per_step"] = std::vector<double>(hosts.size(), 1.0);
+    return b;
+  };
+  const Runs same_hosts = made({processes(0.0, 0.0)}, {processes(0.0, 3.0)});
+  const Comparison& costlier = row(compare_runs(same_hosts.base, same_hosts.next, {}), id);
+  EXPECT_LT(costlier.host_slope_error, 0.1);
+  EXPECT_EQ(costlier.verdict, Verdict::regression);
+  const Runs far_hosts = made({processes(0.0, 0.0)}, {processes(3.0, 0.6)});
+  const Comparison& slower = row(compare_runs(far_hosts.base, far_hosts.next, {}), id);
+  EXPECT_GT(slower.host_slope_error, 0.1 * 3.0);  // NEW's hosts 3 us slower
+  EXPECT_EQ(slower.verdict, Verdict::unchanged);
+  // Without the slope's error it would have been one: the slower machine's overheads rose 0.7 us
+  // per us of baseline, BASE's scattered processes said about 0.5.
+  EXPECT_GT(slower.delta, slower.limit - slower.host_slope_error);
+  EXPECT_NE(slower.gate.find("us to the limit for its error"), std::string::npos) << slower.gate;
+}
+
 // TrainLoop/ItemEveryStep's .item() waits less on a slower host (results/h200/item_every_step/):
 // 14-16 us where the host is fast, 8-10 where it is slow, a switch no slope fits. Between two
 // machines whose hosts differ, the row is not gated; on one machine it is, raw (no negative slope).
@@ -447,6 +480,40 @@ RunData merged_base(const std::string& id, const std::vector<double>& medians) {
 
 RunData on_gpu(const std::vector<test::FakeBench>& benches, const std::string& gpu) {
   return digest(parse_run(test::gb_json(benches, {{"gpu_uuid", gpu}}), gpu + ".json"));
+}
+
+// Between two machines a GPU-bound step's idle time is the host's to set where the host takes a
+// quarter of the step or more to submit it: the limit is the flat --machine-threshold plus BASE's
+// idle per step. A step whose host submits it in a tenth of it keeps the flat limit, and so does
+// a pair on one GPU.
+TEST(Compare, GpuIdleTheHostPacesWidensTheLimitBetweenMachines) {
+  using test::unpaired;
+  const std::string id = "GraphReplay/Replay/null_kernel/k:100";
+  // BASE: 68 us a step, the GPU busy 66.5 of it; NEW 6% slower (72.1 us: a slower host).
+  std::vector<double> slower;
+  for (double t : nine(68.0)) slower.push_back(t * 1.06);
+  const auto bench = [&](const std::vector<double>& times, double host_us) {
+    test::FakeBench b = unpaired(id, times, 1.0);
+    b.counters["gpu_busy_us"] = std::vector<double>(times.size(), 66.5);
+    b.counters["host_us"] = std::vector<double>(times.size(), host_us);
+    return b;
+  };
+  const auto judged = [&](double base_host_us, const std::string& new_gpu) {
+    const RunData base = on_gpu({bench(nine(68.0), base_host_us)}, "GPU-a");
+    const RunData next = on_gpu({bench(slower, base_host_us)}, new_gpu);
+    return row(compare_runs(base, next, {}), id);
+  };
+  const Comparison host_paced = judged(20.0, "GPU-b");
+  EXPECT_NEAR(host_paced.host_paced_us, 1.5, 1e-9);
+  EXPECT_NEAR(host_paced.limit, 0.05 * 68.0 + 1.5, 1e-9);
+  EXPECT_EQ(host_paced.verdict, Verdict::unchanged);
+  EXPECT_NE(host_paced.gate.find("the host paces it"), std::string::npos) << host_paced.gate;
+  const Comparison gpu_paced = judged(6.8, "GPU-b");  // the host needs a tenth of the step
+  EXPECT_EQ(gpu_paced.host_paced_us, 0.0);
+  EXPECT_EQ(gpu_paced.verdict, Verdict::regression);
+  const Comparison one_gpu = judged(20.0, "GPU-a");
+  EXPECT_EQ(one_gpu.host_paced_us, 0.0);
+  EXPECT_EQ(one_gpu.verdict, Verdict::regression);
 }
 
 // From kMinMachines GPUs on, BASE's spread between its GPUs sets the limit between machines:

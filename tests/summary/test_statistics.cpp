@@ -84,6 +84,27 @@ TEST(Statistics, WithinGroupSlope) {
   EXPECT_TRUE(std::isnan(within_group_slope({uneven})));
 }
 
+// Sen's interval: the six slopes of four points, sorted 0, 1, 1.5, 5/3, 2, 3; Kendall's sd for
+// n = 4 is sqrt(4*3*13/18). z = 1: ranks (6 -+ 2.94) / 2 (+1) round to 2 and 5; z = 0 gives the
+// two middle slopes; z = 1.96 runs past both ends, clipped.
+TEST(Statistics, WithinGroupSlopeInterval) {
+  const Points g{{1, 2, 3, 4}, {0, 2, 2, 5}};
+  const SlopeInterval one = within_group_slope_interval({g}, 1.0);
+  EXPECT_DOUBLE_EQ(one.low, 1.0);
+  EXPECT_DOUBLE_EQ(one.high, 2.0);
+  const SlopeInterval zero = within_group_slope_interval({g}, 0.0);
+  EXPECT_DOUBLE_EQ(zero.low, 1.5);
+  EXPECT_DOUBLE_EQ(zero.high, 5.0 / 3.0);
+  const SlopeInterval wide = within_group_slope_interval({g}, 1.96);
+  EXPECT_DOUBLE_EQ(wide.low, 0.0);
+  EXPECT_DOUBLE_EQ(wide.high, 3.0);
+  const Points exact{{1, 2, 3, 4, 5}, {2, 4, 6, 8, 10}};
+  const SlopeInterval tight = within_group_slope_interval({exact, exact}, 1.96);
+  EXPECT_DOUBLE_EQ(tight.low, 2.0);
+  EXPECT_DOUBLE_EQ(tight.high, 2.0);
+  EXPECT_TRUE(std::isnan(within_group_slope_interval({Points{{1, 2}, {1, kNaN}}}, 1.0).low));
+}
+
 // Kendall's S within groups over its standard deviation: a perfect rise over 5 points is S = 10,
 // sd sqrt(5*4*15/18); two groups add S and variance, the offset between them never paired; ties
 // count for neither side.
