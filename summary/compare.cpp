@@ -133,9 +133,9 @@ void measure_machines(Comparison& c, const Bench& b, const std::vector<double>& 
 }
 
 // Comparison::host_paced_us for a row gated on its GPU-bound time. Between machines of one kind
-// the GPU's work moves by the flat threshold; the idle gaps between it move with the host. On 21
-// H200s, GraphReplay of 100 null kernels was busy 66.5-69.0 us a step (3.8% apart) and idle 1.2 us
-// behind a fast host, 3.0 us behind a slow one: 68.0-72.1 us in all, 6% apart.
+// the GPU's work moves by the flat threshold; the idle gaps between it move with the host. On 26
+// H200s, GraphReplay of 100 null kernels was busy 66.5-69.1 us a step (3.8% apart) and idle
+// 1.4-2.1 us behind a fast host, 2.5-3.1 us behind a slow one: 68.0-72.1 us in all, 6% apart.
 double gpu_idle_per_step(const Comparison& c, const Bench& b) {
   if (!c.gated || c.metric != kRealTime || c.bound == "sync") return 0.0;
   const Summary busy = b.summary("gpu_busy_us"), host = b.summary("host_us");
