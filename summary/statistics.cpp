@@ -70,6 +70,16 @@ std::optional<std::vector<double>> pairwise_slopes(const std::vector<Points>& gr
   return slopes;
 }
 
+// Kendall's S under independence, summed over the groups: its variance, sum n(n-1)(2n+5)/18.
+double kendall_variance(const std::vector<Points>& groups) {
+  double variance = 0.0;
+  for (const Points& g : groups) {
+    const auto n = static_cast<double>(g.x.size());
+    variance += n * (n - 1.0) * (2.0 * n + 5.0) / 18.0;
+  }
+  return variance;
+}
+
 }  // namespace
 
 double within_group_slope(const std::vector<Points>& groups) {
@@ -81,13 +91,8 @@ SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, dou
   auto slopes = pairwise_slopes(groups);
   if (!slopes || slopes->empty()) return {kNaN, kNaN};
   std::sort(slopes->begin(), slopes->end());
-  double variance = 0.0;
-  for (const Points& g : groups) {
-    const auto n = static_cast<double>(g.x.size());
-    variance += n * (n - 1.0) * (2.0 * n + 5.0) / 18.0;
-  }
   const double n = static_cast<double>(slopes->size());
-  const double c = z * std::sqrt(variance);
+  const double c = z * std::sqrt(kendall_variance(groups));
   // Ranks 1-based, as Sen gives them; clipped to the list.
   const auto at = [&](double rank) {
     const double r = std::clamp(std::round(rank), 1.0, n);
@@ -97,17 +102,16 @@ SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, dou
 }
 
 double within_group_kendall_z(const std::vector<Points>& groups) {
-  double s = 0.0, variance = 0.0;
+  double s = 0.0;
   for (const Points& g : groups) {
     if (g.x.size() != g.y.size() || any_nan(g.x) || any_nan(g.y)) return kNaN;
-    const auto n = static_cast<double>(g.x.size());
-    variance += n * (n - 1.0) * (2.0 * n + 5.0) / 18.0;
     for (std::size_t i = 0; i < g.x.size(); ++i)
       for (std::size_t j = i + 1; j < g.x.size(); ++j) {
         const double dx = g.x[j] - g.x[i], dy = g.y[j] - g.y[i];
         if (dx != 0.0 && dy != 0.0) s += (dx > 0.0) == (dy > 0.0) ? 1.0 : -1.0;
       }
   }
+  const double variance = kendall_variance(groups);
   return variance > 0.0 ? s / std::sqrt(variance) : kNaN;
 }
 
