@@ -318,11 +318,13 @@ TEST(Compare, HostSlopeErrorWidensTheLimitWithTheHostDistance) {
     return b;
   };
   const Runs same_hosts = made({processes(0.0, 0.0)}, {processes(0.0, 3.0)});
-  const Comparison& costlier = row(compare_runs(same_hosts.base, same_hosts.next, {}), id);
+  const CompareResult costlier_res = compare_runs(same_hosts.base, same_hosts.next, {});
+  const Comparison& costlier = row(costlier_res, id);
   EXPECT_LT(costlier.host_slope_error, 0.1);
   EXPECT_EQ(costlier.verdict, Verdict::regression);
   const Runs far_hosts = made({processes(0.0, 0.0)}, {processes(3.0, 0.6)});
-  const Comparison& slower = row(compare_runs(far_hosts.base, far_hosts.next, {}), id);
+  const CompareResult slower_res = compare_runs(far_hosts.base, far_hosts.next, {});
+  const Comparison& slower = row(slower_res, id);
   EXPECT_GT(slower.host_slope_error, 0.1 * 3.0);  // NEW's hosts 3 us slower
   EXPECT_EQ(slower.verdict, Verdict::unchanged);
   // Without the slope's error it would have been one: the slower machine's overheads rose 0.7 us
