@@ -375,10 +375,8 @@ void with_hand_gemm(cudaStream_t stream, cudaDataType_t type, int n, Body&& body
   CHECK_CUBLAS(cublasSetWorkspace(handle, workspace, 32 << 20));
   const float alpha = 1.0f, beta = 0.0f;
   auto gemm = [&] {
-    if (cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b, type, n,
-                     &beta, c, type, n, CUBLAS_COMPUTE_32F,
-                     CUBLAS_GEMM_DEFAULT) != CUBLAS_STATUS_SUCCESS)
-      ADD_FAILURE() << "cublasGemmEx";
+    CHECK_CUBLAS(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &alpha, a, type, n, b,
+                              type, n, &beta, c, type, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
   };
   body(gemm);
   CHECK_CUBLAS(cublasDestroy(handle));

@@ -47,6 +47,13 @@ inline FakeBench paired_processes(std::string name, const std::vector<double>& b
   return b;
 }
 
+// A row whose step blocks the host once (syncs_per_step 1 in every repetition): compare's bound
+// "sync", the pace of sync_bench's sync patterns.
+inline FakeBench syncing_every_step(FakeBench b) {
+  b.counters["syncs_per_step"] = std::vector<double>(b.times.size(), 1.0);
+  return b;
+}
+
 // The same with one baseline for every process.
 inline FakeBench paired(std::string name, const std::vector<double>& overhead,
                         double baseline = 2.0, double quartile = 0.05) {

@@ -267,9 +267,7 @@ TEST(Compare, PairedOverheadIsAdjustedForHostSpeed) {
       base.push_back(hosts[i] + slowdown);
       overhead.push_back(5.0 + 0.5 * (base.back() - 3.0) + cost + (i % 3 == 0 ? 0.02 : -0.01));
     }
-    test::FakeBench b = test::paired_processes(id, base, overhead);
-    b.counters["syncs_per_step"] = std::vector<double>(hosts.size(), 1.0);
-    return b;
+    return test::syncing_every_step(test::paired_processes(id, base, overhead));
   };
   const Runs costlier = made({processes(0.0, 0.0)}, {processes(1.0, 0.0)});
   const CompareResult adjusted_res = compare_runs(costlier.base, costlier.next, {});
@@ -313,9 +311,7 @@ TEST(Compare, HostSlopeErrorWidensTheLimitWithTheHostDistance) {
       base.push_back(hosts[i] + slowdown);
       overhead.push_back(17.0 + 0.5 * (base.back() - 7.0) + scatter[i] + cost);
     }
-    test::FakeBench b = test::paired_processes(id, base, overhead);
-    b.counters["syncs_per_step"] = std::vector<double>(hosts.size(), 1.0);
-    return b;
+    return test::syncing_every_step(test::paired_processes(id, base, overhead));
   };
   const Runs same_hosts = made({processes(0.0, 0.0)}, {processes(0.0, 3.0)});
   const CompareResult costlier_res = compare_runs(same_hosts.base, same_hosts.next, {});
@@ -344,8 +340,7 @@ TEST(Compare, WaitThatTheHostSpeedSetsIsNotGatedBetweenMachines) {
       base.push_back(first_host + 2.0 * i);
       overhead.push_back((base.back() < 44.0 ? 15.0 : 10.0) - 0.1 * (base.back() - 30.0) + cost);
     }
-    test::FakeBench b = test::paired_processes(id, base, overhead);
-    b.counters["syncs_per_step"] = std::vector<double>(10, 1.0);
+    test::FakeBench b = test::syncing_every_step(test::paired_processes(id, base, overhead));
     std::vector<RunData> r;
     r.push_back(digest(parse_run(test::gb_json({b}, {{"gpu_uuid", gpu}}), gpu + ".json")));
     return std::move(r[0]);
@@ -382,10 +377,9 @@ TEST(Compare, GpuBoundBaselineIsNotHostAdjusted) {
       base.push_back(172.0 + 0.5 * i + shift);
       overhead.push_back(12.0 + 1.0 * i);  // 2 us per us of BASE's baseline
     }
-    test::FakeBench b = test::paired_processes(id, base, overhead, 0.5);
+    test::FakeBench b = test::syncing_every_step(test::paired_processes(id, base, overhead, 0.5));
     b.counters["gpu_busy_us"] = std::vector<double>(9, gpu_busy);
     b.counters["gpu_bound"] = std::vector<double>(9, 1.0);
-    b.counters["syncs_per_step"] = std::vector<double>(9, 1.0);
     return b;
   };
   const Runs r = made({processes(0.0, 171.5)}, {processes(-2.5, 171.5)});
