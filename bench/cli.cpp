@@ -163,6 +163,11 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     if (flag == "--benchmark_list_tests")
       options->list_only = !(value == "false" || value == "0" || value == "no");
     if (flag == "--benchmark_out") options->out_path = value;
+    // Google Benchmark answers an unknown format with its usage and exit status 0: a typo would
+    // pass for a run that wrote nothing.
+    if ((flag == "--benchmark_out_format" || flag == "--benchmark_format") && value != "json" &&
+        value != "console" && value != "csv")
+      return refuse("json, console or csv");
     if (flag == "--benchmark_out_format") options->out_format = value;
     argv[kept++] = argv[i];
   }

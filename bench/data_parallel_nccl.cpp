@@ -215,10 +215,12 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
 
   LoopConfig config;
   config.settle = [&] { threads.finish(); };
-  if (c.every > 0)
+  if (c.every > 0) {
     config.baseline = [&](std::int64_t i) { on_every_rank(i, kBaseline); };
-  else
+    config.period = c.every;
+  } else {
     config.step_is_async = true;
+  }
   const StepStats stats = run_timed_steps(
       state, ranks[0]->stream.get(), [&](std::int64_t i) { on_every_rank(i, kMeasured); }, config);
   threads.finish();

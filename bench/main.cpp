@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -43,6 +44,25 @@ std::string no_gpu_cause(cudaError_t err) {
   return driver_loaded ? "CUDA cannot use the GPU" : "no NVIDIA driver is loaded on this machine";
 }
 
+// The other GPUs MultiGpu may use (--devices, else --device's neighbour) get --sync_mode too,
+// before their contexts exist: host_wait_mode, recorded from --device, then holds for every device.
+void init_multi_gpu_devices(const sync_bench::Options& options, int count) {
+  std::vector<int> devices = options.devices;
+  if (options.all_devices)
+    for (int d = 0; d < count; ++d) devices.push_back(d);
+  if (devices.empty()) devices.push_back(options.device + 1);
+  for (int d : devices) {
+    if (d == options.device || d < 0 || d >= count) continue;
+    const cudaError_t err = cudaInitDevice(d, sync_bench::wait_mode_flag(options.wait_mode),
+                                           cudaInitDeviceFlagsAreValid);
+    if (err != cudaSuccess)
+      std::fprintf(stderr,
+                   "sync_bench: cannot initialise device %d (%s: %s): MultiGpu rows on it will "
+                   "not wait in --sync_mode's mode\n",
+                   d, cudaGetErrorName(err), cudaGetErrorString(err));
+  }
+}
+
 // Exit code 2 with one line when the GPU cannot be used; nothing is run.
 int choose_device(const sync_bench::Options& options) {
   int count = 0;
@@ -69,6 +89,7 @@ int choose_device(const sync_bench::Options& options) {
                  cudaGetErrorName(init), cudaGetErrorString(init));
     return 2;
   }
+  init_multi_gpu_devices(options, count);
   CUDA_CHECK(cudaSetDevice(options.device));
   return 0;
 }

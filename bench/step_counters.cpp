@@ -89,6 +89,8 @@ void report_step_counters(benchmark::State& state, const StepStats& stats, doubl
         (stats.accounted_host_seconds / n - stats.host) * 1e6;
     label += "blocks: " + SyncAccounting::describe_per_step(stats.syncs, stats.accounted_steps);
   }
+  if (!stats.accounting_error.empty())
+    label += (label.empty() ? "" : " ") + ("sync accounting failed: " + stats.accounting_error);
   if (stats.anatomy) report_anatomy(state, *stats.anatomy, stats.step, &label);
   if (!stats.anatomy_error.empty()) label += " anatomy failed: " + stats.anatomy_error;
   if (stats.anatomy && anatomy_timeline())

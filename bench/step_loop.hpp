@@ -24,6 +24,8 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "activity_trace.hpp"
@@ -50,6 +52,7 @@ struct StepStats : MeasuredSteps {
   std::int64_t accounted_steps = 0;
   double accounted_host_seconds = 0.0;
   SyncCounts syncs;
+  std::string accounting_error;  // why the pass could not start (then no sync counters)
   // From the untimed anatomy pass, when the anatomy is on (or why it could not be taken).
   AnatomyTrace anatomy_trace;
   std::optional<StepAnatomy> anatomy;
@@ -63,6 +66,16 @@ inline StepPhase& step_phase() {
   thread_local StepPhase phase = StepPhase::untimed;
   return phase;
 }
+
+// The timed phase for as long as it lives: a step that throws leaves it untimed again, so that the
+// next benchmark's warm-up does not count in its TimedSums.
+class TimedPhase {
+ public:
+  TimedPhase() { step_phase() = StepPhase::timed; }
+  ~TimedPhase() { step_phase() = StepPhase::untimed; }
+  TimedPhase(const TimedPhase&) = delete;
+  TimedPhase& operator=(const TimedPhase&) = delete;
+};
 
 // A host measurement summed over the timed steps only (time inside one call, a stale read).
 class TimedSum {
@@ -123,6 +136,10 @@ struct LoopConfig {
   std::int64_t max_batch = 4096;
   std::int64_t accounting_steps = 16;  // at most; at least 2, and no more than one batch
   std::int64_t anatomy_steps = 16;     // likewise, for the anatomy pass
+  // The pattern repeats every `period` steps (one sync every k): the untimed passes run whole
+  // periods, rounded up, so that they see its syncs as often as the timed steps do (16 steps of
+  // a sync every 32 would count none).
+  std::int64_t period = 1;
   // Paired measurement: the benchmark's Async baseline (its op, nothing else). Each baseline step
   // takes the next step index, as a pattern step does, so that the op's output stays predictable.
   StepFunction baseline;
@@ -167,6 +184,13 @@ double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfi
   return std::max(sizing.gpu_seconds / config.sizing_steps, 1e-9);
 }
 
+// Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
+// then rounded up to whole periods of the pattern.
+inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, std::int64_t period) {
+  const std::int64_t steps = std::clamp<std::int64_t>(batch, 2, most);
+  return (steps + period - 1) / period * period;
+}
+
 inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
   return std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / step_seconds),
                                   std::min(config.min_batch, config.max_batch), config.max_batch);
@@ -203,6 +227,8 @@ double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int
 template <class Step>
 StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& step,
                           const LoopConfig& config = {}) {
+  // After a CUPTI pass that could not detach, every step would carry CUPTI's hooks.
+  if (!cupti_left_attached().empty()) throw std::runtime_error(cupti_left_attached());
   StepStats stats;
   std::int64_t i = 0;
   const double sized_step = warm_up(stream, step, i, config);
@@ -219,16 +245,17 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   BatchTimer timer;
   for (auto _ : state) {
     Measurement measurement(stopping_rule(), paired);
-    step_phase() = StepPhase::timed;
-    while (!measurement.enough()) {
-      BatchTime base;
-      const bool base_first = paired && Measurement::baseline_first(measurement.rounds());
-      if (base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
-      const BatchTime own = time_batch(stream, timed_step, i, stats.batch, timer);
-      if (paired && !base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
-      measurement.add_round(own, base);
+    {
+      const TimedPhase timed;
+      while (!measurement.enough()) {
+        BatchTime base;
+        const bool base_first = paired && Measurement::baseline_first(measurement.rounds());
+        if (base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
+        const BatchTime own = time_batch(stream, timed_step, i, stats.batch, timer);
+        if (paired && !base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
+        measurement.add_round(own, base);
+      }
     }
-    step_phase() = StepPhase::untimed;
     static_cast<MeasuredSteps&>(stats) = measurement.result();
     state.SetIterationTime(stats.step);
   }
@@ -238,21 +265,25 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   };
   // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
   if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
-    stats.accounted_steps = std::clamp<std::int64_t>(stats.batch, 2, config.accounting_steps);
+    const std::int64_t steps =
+        untimed_pass_steps(stats.batch, config.accounting_steps, config.period);
     settle();
-    accounting->begin();
-    const auto host0 = StepClock::now();
-    for (std::int64_t a = 0; a < stats.accounted_steps; ++a) step(i++);
-    stats.accounted_host_seconds = std::chrono::duration<double>(StepClock::now() - host0).count();
-    settle();
-    stats.syncs = accounting->end();
+    if (accounting->begin(&stats.accounting_error)) {
+      const auto host0 = StepClock::now();
+      for (std::int64_t a = 0; a < steps; ++a) step(i++);
+      stats.accounted_host_seconds =
+          std::chrono::duration<double>(StepClock::now() - host0).count();
+      settle();
+      stats.syncs = accounting->end();
+      stats.accounted_steps = steps;
+    }
   }
 
   // Step anatomy: a few more steps, untimed, from an idle GPU (as a batch starts), recorded by
   // CUPTI's activity API. A CUPTI failure costs the benchmark its anatomy counters, not its
   // numbers; a step that fails its own check fails the benchmark, as in the timed rounds.
   if (ActivityTrace* trace = activity_trace(); trace && stats.steps > 0) {
-    const std::int64_t steps = std::clamp<std::int64_t>(stats.batch, 2, config.anatomy_steps);
+    const std::int64_t steps = untimed_pass_steps(stats.batch, config.anatomy_steps, config.period);
     CUDA_CHECK(cudaDeviceSynchronize());
     settle();
     try {

@@ -27,10 +27,11 @@ constexpr int kFitRounds = 8;  // paired rounds behind each T(K) of the fit
 // Batches of exactly 256 steps (a multiple of every K) whose last step syncs: the wait for a
 // batch's end event then falls on a sync of the pattern instead of adding syncs of its own.
 // Paired with the GEMM alone: its baseline batches are 256 steps too, so periods stay aligned.
-LoopConfig aligned_config(const GemmOp* paired_with = nullptr) {
+LoopConfig aligned_config(int k = 1, const GemmOp* paired_with = nullptr) {
   LoopConfig config;
   config.target_batch_seconds = 1.0;  // never reached: every batch is max_batch steps
   config.max_batch = kPeriods.back();
+  config.period = k;
   if (paired_with) config.baseline = [paired_with](std::int64_t i) { paired_with->enqueue(i); };
   return config;
 }
@@ -51,7 +52,7 @@ void run_period(benchmark::State& state, int k) {
   BenchContext& ctx = bench_context();
   const GemmOp op(ctx.gemm(kDtype, kBackend, kN));
   const StepStats stats = run_timed_steps(state, ctx.stream(), sync_every_step(op, k, ctx.stream()),
-                                          aligned_config(&op));
+                                          aligned_config(k, &op));
   check_final_output(op, stats.last_step, ctx.stream());
   report_step_counters(state, stats, op.flops());
 }
@@ -69,7 +70,7 @@ void run_fit(benchmark::State& state) {
   std::vector<double> periods, baseline_us, overhead_us;
   for (int k : kPeriods) {
     const MeasuredSteps m = measure_paired(stream, sync_every_step(op, k, stream), gemm_alone,
-                                           kFitRounds, aligned_config());
+                                           kFitRounds, aligned_config(k));
     periods.push_back(k);
     baseline_us.push_back(m.baseline * 1e6);
     overhead_us.push_back(m.overhead * 1e6);
@@ -79,7 +80,7 @@ void run_fit(benchmark::State& state) {
   for (double o : overhead_us) step_us.push_back(t_op + o);
   const SyncCostFit fit = fit_sync_cost(periods, step_us);
   const StepStats stats =
-      run_timed_steps(state, stream, sync_every_step(op, 1, stream), aligned_config(&op));
+      run_timed_steps(state, stream, sync_every_step(op, 1, stream), aligned_config(1, &op));
   check_final_output(op, stats.last_step, stream);
   report_step_counters(state, stats, op.flops());
   state.counters["t_op_us"] = fit.t_op;

@@ -45,23 +45,41 @@ struct Env {
   cudaGraph_t graph = nullptr;
   DeviceBuffer<int> scalar{1};
 
+  bool registered = false;
+
   Env() {
-    CUDA_CHECK(cudaHostRegister(registered_storage.data(), kBytes, cudaHostRegisterDefault));
-    CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&managed), kBytes));
-    blas.validate();
-    lt.validate();
-    Stream capture;  // a one-kernel graph to instantiate and launch
-    CUDA_CHECK(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeThreadLocal));
-    launch_null_kernel(scalar.get(), 1, capture.get());
-    CUDA_CHECK(cudaStreamEndCapture(capture.get(), &graph));
+    try {
+      CUDA_CHECK(cudaHostRegister(registered_storage.data(), kBytes, cudaHostRegisterDefault));
+      registered = true;
+      CUDA_CHECK(cudaMallocManaged(reinterpret_cast<void**>(&managed), kBytes));
+      blas.validate();
+      lt.validate();
+      Stream capture;  // a one-kernel graph to instantiate and launch
+      CUDA_CHECK(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeThreadLocal));
+      launch_null_kernel(scalar.get(), 1, capture.get());
+      CUDA_CHECK(cudaStreamEndCapture(capture.get(), &graph));
+    } catch (...) {
+      release();  // the destructor does not run for a constructor that throws
+      throw;
+    }
   }
-  ~Env() {
+  ~Env() { release(); }
+  Env(const Env&) = delete;
+  Env& operator=(const Env&) = delete;
+
+  void release() noexcept {
     CUDA_CHECK_NOEXCEPT(cudaDeviceSynchronize());
     if (graph) CUDA_CHECK_NOEXCEPT(cudaGraphDestroy(graph));
-    CUDA_CHECK_NOEXCEPT(cudaFree(managed));
-    CUDA_CHECK_NOEXCEPT(cudaHostUnregister(registered_storage.data()));
+    if (managed) CUDA_CHECK_NOEXCEPT(cudaFree(managed));
+    if (registered) CUDA_CHECK_NOEXCEPT(cudaHostUnregister(registered_storage.data()));
   }
 };
+
+// A query answers done (cudaSuccess) or not yet (cudaErrorNotReady); anything else is an error.
+void check_query(cudaError_t status, const char* expr) {
+  if (status != cudaSuccess && status != cudaErrorNotReady)
+    throw_cuda_error(status, expr, __FILE__, __LINE__);
+}
 
 // A probe returns the host seconds spent in the call under test; setup and cleanup around the
 // call are its own business and untimed.
@@ -109,9 +127,19 @@ std::vector<Row> probes() {
       {"cudaEventSynchronize (event after the work)", "event.synchronize()",
        [](Env& e) { return timed([&] { CUDA_CHECK(cudaEventSynchronize(e.after_spin.get())); }); }},
       {"cudaEventQuery", "event.query()",
-       [](Env& e) { return timed([&] { (void)cudaEventQuery(e.after_spin.get()); }); }},
+       [](Env& e) {
+         cudaError_t status = cudaSuccess;
+         const double seconds = timed([&] { status = cudaEventQuery(e.after_spin.get()); });
+         check_query(status, "cudaEventQuery(e.after_spin.get())");
+         return seconds;
+       }},
       {"cudaStreamQuery", "stream.query()",
-       [](Env& e) { return timed([&] { (void)cudaStreamQuery(e.busy.get()); }); }},
+       [](Env& e) {
+         cudaError_t status = cudaSuccess;
+         const double seconds = timed([&] { status = cudaStreamQuery(e.busy.get()); });
+         check_query(status, "cudaStreamQuery(e.busy.get())");
+         return seconds;
+       }},
       {"cudaMemcpyAsync D2H, pageable", ".item(), .cpu(), print(t), nonzero() size read",
        copy(d2h, true, pageable)},
       {"cudaMemcpyAsync D2H, pinned", ".to('cpu', non_blocking=True) into pinned memory",

@@ -95,6 +95,7 @@ void run(benchmark::State& state, const Spec& spec) {
       LoopConfig config = paired;
       config.target_batch_seconds = 1.0;
       config.max_batch = kReadEvery;
+      config.period = kReadEvery;
       const std::int64_t first = config.warmup_steps + config.sizing_steps;
       stats = run_timed_steps(
           state, stream,

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <unordered_set>
 
+#include "sync_accounting.hpp"
+
 namespace sync_bench {
 namespace {
 
@@ -251,9 +253,10 @@ AnatomyTrace ActivityTrace::end(const std::vector<std::uint64_t>& step_starts_ns
 }
 
 void ActivityTrace::abandon() noexcept {
+  // The error path: what failed before is the error; only a CUPTI left attached matters now.
   for (const CUpti_ActivityKind kind : kKinds) (void)cuptiActivityDisable(kind);
   (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
-  (void)cuptiFinalize();
+  if (cuptiFinalize() != CUPTI_SUCCESS) note_cupti_left_attached("cuptiFinalize");
   const std::lock_guard<std::mutex> lock(recorded().mutex);
   recorded().records.clear();
 }

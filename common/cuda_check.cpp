@@ -26,4 +26,10 @@ void report_cuda_error(cudaError_t err, const char* expr, const char* file, int 
                cudaGetErrorName(err), expr);
 }
 
+void report_cublas_error(cublasStatus_t status, const char* expr, const char* file,
+                         int line) noexcept {
+  std::fprintf(stderr, "%s:%d: %s in %s (ignored in a destructor)\n", file, line,
+               cublasGetStatusName(status), expr);
+}
+
 }  // namespace sync_bench

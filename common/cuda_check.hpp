@@ -12,8 +12,10 @@ namespace sync_bench {
 [[noreturn]] void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line);
 [[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* expr, const char* file,
                                      int line);
-// For destructors: reports to stderr and never throws.
+// For destructors: report to stderr and never throw.
 void report_cuda_error(cudaError_t err, const char* expr, const char* file, int line) noexcept;
+void report_cublas_error(cublasStatus_t status, const char* expr, const char* file,
+                         int line) noexcept;
 
 }  // namespace sync_bench
 
@@ -38,4 +40,11 @@ void report_cuda_error(cudaError_t err, const char* expr, const char* file, int 
     const cublasStatus_t sync_bench_status_ = (expr);                                  \
     if (sync_bench_status_ != CUBLAS_STATUS_SUCCESS)                                   \
       ::sync_bench::throw_cublas_error(sync_bench_status_, #expr, __FILE__, __LINE__); \
+  } while (0)
+
+#define CUBLAS_CHECK_NOEXCEPT(expr)                                                     \
+  do {                                                                                  \
+    const cublasStatus_t sync_bench_status_ = (expr);                                   \
+    if (sync_bench_status_ != CUBLAS_STATUS_SUCCESS)                                    \
+      ::sync_bench::report_cublas_error(sync_bench_status_, #expr, __FILE__, __LINE__); \
   } while (0)

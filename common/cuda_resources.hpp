@@ -104,7 +104,7 @@ class CublasHandle {
  public:
   CublasHandle() { CUBLAS_CHECK(cublasCreate(&handle_)); }
   ~CublasHandle() {
-    if (handle_) cublasDestroy(handle_);
+    if (handle_) CUBLAS_CHECK_NOEXCEPT(cublasDestroy(handle_));
   }
   CublasHandle(CublasHandle&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
   CublasHandle& operator=(CublasHandle&& o) noexcept {
@@ -121,7 +121,7 @@ class CublasLtHandle {
  public:
   CublasLtHandle() { CUBLAS_CHECK(cublasLtCreate(&handle_)); }
   ~CublasLtHandle() {
-    if (handle_) cublasLtDestroy(handle_);
+    if (handle_) CUBLAS_CHECK_NOEXCEPT(cublasLtDestroy(handle_));
   }
   CublasLtHandle(CublasLtHandle&& o) noexcept : handle_(std::exchange(o.handle_, nullptr)) {}
   CublasLtHandle& operator=(CublasLtHandle&& o) noexcept {

@@ -23,7 +23,7 @@ constexpr int kAlgoCandidates = 8;
 
 template <class T, auto Destroy>
 struct LtDeleter {
-  void operator()(T p) const noexcept { Destroy(p); }
+  void operator()(T p) const noexcept { CUBLAS_CHECK_NOEXCEPT(Destroy(p)); }
 };
 using LtDesc = std::unique_ptr<std::remove_pointer_t<cublasLtMatmulDesc_t>,
                                LtDeleter<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>>;

@@ -105,23 +105,30 @@ struct SyncAccounting::Impl {
     const CUptiResult result = cuptiSubscribe(&subscriber, &Impl::callback, this);
     if (result == CUPTI_SUCCESS) return true;
     subscriber = nullptr;
-    const char* text = "unknown CUPTI error";
-    cuptiGetResultString(result, &text);
-    if (why) *why = std::string("cuptiSubscribe: ") + text;
+    if (why) *why = cupti_text("cuptiSubscribe", result);
     return false;
+  }
+  static std::string cupti_text(const char* call, CUptiResult result) {
+    const char* text = "unknown CUPTI error";
+    if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS) text = "unknown CUPTI error";
+    return std::string(call) + ": " + text;
   }
   void unsubscribe() {
     if (!subscriber) return;
-    cuptiUnsubscribe(subscriber);
+    const CUptiResult result = cuptiUnsubscribe(subscriber);
     subscriber = nullptr;
+    if (result != CUPTI_SUCCESS) note_cupti_left_attached(cupti_text("cuptiUnsubscribe", result));
   }
 
-  bool enable(bool on) {
+  bool enable(bool on, std::string* why) {
     if (!subscriber) return false;
     for (CUpti_CallbackId cbid : kWatched)
-      if (cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid) !=
-          CUPTI_SUCCESS)
+      if (const CUptiResult result =
+              cuptiEnableCallback(on ? 1 : 0, subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, cbid);
+          result != CUPTI_SUCCESS) {
+        *why = cupti_text("cuptiEnableCallback", result);
         return false;
+      }
     return true;
   }
 };
@@ -139,16 +146,20 @@ SyncAccounting::~SyncAccounting() {
   if (impl_ && impl_->subscriber) impl_->unsubscribe();
 }
 
-void SyncAccounting::begin() {
+bool SyncAccounting::begin(std::string* why) {
   impl_->counts = SyncCounts{};
   impl_->owner = std::this_thread::get_id();
-  std::string why;
-  if (!impl_->subscribe(&why) || !impl_->enable(true))
-    std::fprintf(stderr, "sync_bench: sync accounting could not start: %s\n", why.c_str());
+  if (!impl_->subscribe(why)) return false;
+  if (impl_->enable(true, why)) return true;
+  impl_->unsubscribe();
+  return false;
 }
 
 SyncCounts SyncAccounting::end() {
-  impl_->enable(false);
+  std::string why;
+  // Unsubscribing takes the callbacks away too; a failure to disable them only needs saying.
+  if (!impl_->enable(false, &why))
+    std::fprintf(stderr, "sync_bench: sync accounting: %s\n", why.c_str());
   impl_->unsubscribe();
   return impl_->counts;
 }
@@ -166,6 +177,17 @@ std::string SyncAccounting::describe_per_step(const SyncCounts& counts, std::int
 
 namespace {
 std::unique_ptr<SyncAccounting> g_accounting;
+std::string g_left_attached;
+}  // namespace
+
+void note_cupti_left_attached(const std::string& what) {
+  if (g_left_attached.empty())
+    g_left_attached = "CUPTI stayed attached after an untimed pass (" + what +
+                      "): every later step would be timed with its hooks in it";
+  std::fprintf(stderr, "sync_bench: %s\n", g_left_attached.c_str());
+}
+const std::string& cupti_left_attached() {
+  return g_left_attached;
 }
 
 SyncAccounting* sync_accounting() {

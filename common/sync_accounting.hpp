@@ -30,7 +30,9 @@ class SyncAccounting {
   SyncAccounting(const SyncAccounting&) = delete;
   SyncAccounting& operator=(const SyncAccounting&) = delete;
 
-  void begin();      // clears the counts, subscribes and enables the callbacks (this thread's)
+  // Clears the counts, subscribes and enables the callbacks (this thread's). False, with *why,
+  // when CUPTI would not: then nothing is counted, and end() must not be called.
+  bool begin(std::string* why);
   SyncCounts end();  // unsubscribes and returns what the callbacks saw since begin()
 
   // "cudaStreamSynchronize x1, cudaMemcpyAsync(pageable) x1" per step, or "none".
@@ -41,6 +43,12 @@ class SyncAccounting {
   explicit SyncAccounting(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// A CUPTI pass that could not detach leaves its hooks in every later call, and every later timed
+// step slower: the pass says so here, and the step loop refuses to time anything after it.
+void note_cupti_left_attached(const std::string& what);
+// Empty, or what could not detach.
+const std::string& cupti_left_attached();
 
 // The process-wide accounting main() set up; nullptr when turned off or unavailable.
 SyncAccounting* sync_accounting();

@@ -10,9 +10,23 @@
 #include "measure_config.hpp"
 #include "measurement.hpp"
 #include "sample_stats.hpp"
+#include "step_loop.hpp"
 
 namespace sync_bench {
 namespace {
+
+// The accounting and anatomy passes run whole periods of a pattern that syncs every k steps: 16
+// steps of a sync every 32 held none, and syncs_per_step read 0 for a benchmark that syncs.
+TEST(UntimedPass, RunsWholePeriodsOfThePattern) {
+  EXPECT_EQ(untimed_pass_steps(256, 16, 1), 16);  // one sync a step: the usual 16
+  EXPECT_EQ(untimed_pass_steps(3, 16, 1), 3);     // no more than a batch
+  EXPECT_EQ(untimed_pass_steps(1, 16, 1), 2);     // at least 2
+  EXPECT_EQ(untimed_pass_steps(256, 16, 16), 16);
+  EXPECT_EQ(untimed_pass_steps(256, 16, 32), 32);    // SyncEvery k:32: one sync
+  EXPECT_EQ(untimed_pass_steps(256, 16, 256), 256);  // k:256: one sync
+  EXPECT_EQ(untimed_pass_steps(100, 16, 100), 100);  // TrainLoop's read every 100 steps
+  EXPECT_EQ(untimed_pass_steps(64, 16, 10), 20);     // DataParallel every:10: two reads
+}
 
 TEST(SampleStats, QuantilesInterpolateAsNumpyDoes) {
   const std::vector<double> v = {4, 1, 3, 2};

@@ -71,6 +71,19 @@ TEST(ParseOptions, NotesWhereGoogleBenchmarkWritesItsFile) {
   EXPECT_EQ(argc, 3) << "left for Google Benchmark";
 }
 
+// Google Benchmark prints its usage and exits 0 on an unknown format: refused here instead.
+TEST(ParseOptions, RejectsAnUnknownOutputFormat) {
+  for (const char* bad :
+       {"--benchmark_out_format=jsn", "--benchmark_format=xml", "--benchmark_out_format="}) {
+    Argv a({"sync_bench", "--benchmark_out=x.json", bad});
+    int argc = a.argc();
+    Options o;
+    std::string error;
+    EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
+    EXPECT_NE(error.find("json, console or csv"), std::string::npos) << error;
+  }
+}
+
 TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {
   for (const auto& [arg, expected] :
        std::vector<std::pair<std::string, bool>>{{"--benchmark_list_tests", true},
