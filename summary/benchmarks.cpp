@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <utility>
 
 #include "errors.hpp"
+#include "format_number.hpp"
 
 namespace sync_summary {
 namespace {
@@ -44,6 +46,11 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
   // The cv row holds fractions, in every field; the others are in the row's time unit.
   const auto time = [&](double t) { return is_cv ? t : to_us(t, e.unit); };
   if (!e.aggregate) {
+    // A time Google Benchmark measured is finite and positive (compare's rule, below 1e15).
+    if (!(e.real_time > 0.0 && e.real_time < 1e15))
+      throw InputError(run.source + ": " + b.name.identity + ": real_time is " +
+                       (std::isnan(e.real_time) ? std::string("NaN") : fmt_exact(e.real_time)) +
+                       ", not a finite positive time");
     b.unit = e.unit;
     metric_slot(b, kRealTime).reps.push_back(time(e.real_time));
     b.rep_gpus.emplace_back(e.gpu_uuid.empty() ? run.context_value("gpu_uuid") : e.gpu_uuid);
@@ -115,6 +122,9 @@ RunData digest(Run run) {
   d.run = std::move(run);
   // Repetitions and aggregates repeat a name: parse each distinct name once.
   std::unordered_map<std::string_view, std::size_t> by_name;
+  // (benchmark, repetition_index) of the iteration rows: two rows of one repetition are bad input
+  // (two registrations of a name, or a row copied), not two repetitions.
+  std::set<std::pair<std::size_t, long long>> repetitions_seen;
   by_name.reserve(d.run.entries.size());  // sized once: no rehash or move of 100,000 benchmarks
   d.by_identity.reserve(d.run.entries.size());
   d.benches.reserve(d.run.entries.size());
@@ -137,6 +147,11 @@ RunData digest(Run run) {
       }
       known = by_name.emplace(key, it->second).first;
     }
+    if (!e.aggregate && e.repetition_index >= 0 &&
+        !repetitions_seen.emplace(known->second, e.repetition_index).second)
+      throw InputError(d.run.source + ": " + e.name + ": two rows of repetition " +
+                       std::to_string(e.repetition_index) + " of " +
+                       d.benches[known->second].name.identity);
     add_entry(d.benches[known->second], e, d.run);
   }
   for (Bench& b : d.benches)

@@ -4,6 +4,9 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <string_view>
 
 #include "errors.hpp"
 #include "layout.hpp"
@@ -113,6 +116,12 @@ std::vector<std::pair<std::string, Chart>> build_charts(const std::vector<RunDat
   std::vector<std::pair<std::string, Chart>> out;
   add_overhead_charts(groups, runs, metric, out);
   add_bandwidth_charts(groups, runs, out);
+  // file_part folds every other character to '_', so two groups can fold to one name (a.b and
+  // a-b): the second becomes NAME-2.svg (file_part never writes '-', so no real name is that).
+  std::map<std::string, int> uses;
+  for (auto& [name, chart] : out)
+    if (const int n = ++uses[name]; n > 1)
+      name.insert(name.size() - std::string_view(".svg").size(), "-" + std::to_string(n));
   return out;
 }
 

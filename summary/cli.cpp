@@ -1,5 +1,6 @@
 #include "cli.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -184,6 +185,13 @@ Options parse_args(const std::vector<std::string>& args) {
   if (o.command == "merge" && o.output.empty()) usage(o.command, "needs --output=MERGED.json");
   if (!o.labels.empty() && o.labels.size() != o.files.size())
     usage(o.command, "--labels needs one label per file");
+  // A label names its run in every table: an empty one or one given twice would not.
+  for (std::size_t i = 0; i < o.labels.size(); ++i) {
+    if (o.labels[i].empty()) usage(o.command, "--labels has an empty label");
+    if (std::find(o.labels.begin(), o.labels.begin() + static_cast<std::ptrdiff_t>(i),
+                  o.labels[i]) != o.labels.begin() + static_cast<std::ptrdiff_t>(i))
+      usage(o.command, "--labels names two runs '" + o.labels[i] + "'");
+  }
   return o;
 }
 
@@ -193,6 +201,13 @@ std::regex filter_regex(const Options& o) {
   } catch (const std::regex_error& e) {
     usage(o.command, "--filter is not a valid regular expression: " + std::string(e.what()));
   }
+}
+
+bool has_metric(const std::vector<RunData>& runs, const std::string& metric) {
+  for (const RunData& d : runs)
+    for (const Bench& b : d.benches)
+      if (b.has_metric(metric)) return true;
+  return false;
 }
 
 std::vector<RunData> load_all(const Options& o) {
@@ -244,6 +259,9 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   std::vector<RunData> runs = load_all(o);
+  if (o.metric_given && !has_metric(runs, o.metric))
+    throw InputError("no benchmark has the metric '" + o.metric +
+                     "' (real_time, cpu_time, or a counter of the runs)");
   if (o.command == "compare") {
     CompareOptions co = o.compare;
     co.metric = o.metric;
@@ -280,12 +298,13 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
   ro.tables = o.format != Format::csv;  // build only what the format writes
   ro.tidy = o.format == Format::csv;
   const Document doc = o.command == "dtypes" ? build_dtypes(runs, ro) : build_report(runs, ro);
+  // The charts first: a --svg folder that cannot be written fails before any report is printed.
+  std::vector<std::string> charts;
+  if (!o.svg_dir.empty()) charts = write_charts(runs, o.metric, o.svg_dir);
   render(doc, o.format, out);
-  if (!o.svg_dir.empty()) {
-    const auto written = write_charts(runs, o.metric, o.svg_dir);
-    err << "sync_summary: wrote " << written.size() << " SVG chart"
-        << (written.size() == 1 ? "" : "s") << " to " << o.svg_dir << "\n";
-  }
+  if (!o.svg_dir.empty())
+    err << "sync_summary: wrote " << charts.size() << " SVG chart"
+        << (charts.size() == 1 ? "" : "s") << " to " << o.svg_dir << "\n";
   return 0;
 }
 

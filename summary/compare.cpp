@@ -302,7 +302,7 @@ HostAmongMachines host_among_machines(const RunData& base, const RunData& next) 
     h.machines = std::max(h.machines, medians.size());
     h.slower += beyond > 0.0;
     h.faster += beyond < 0.0;
-    const std::string unit = " " + std::string(unit_name(b.unit));
+    const std::string unit = " us";  // every time is read into us
     rows.push_back({beyond, b.name.identity + ": " + fmt_fixed(mine.center, 2) + unit +
                                 ", BASE's machines " + fmt_fixed(*lo, 2) + "-" + fmt_fixed(*hi, 2) +
                                 unit});
@@ -351,14 +351,6 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
   res.same_gpu = !uuid.empty() && uuid == next.run.context_value("gpu_uuid");
   res.threshold_pct = res.same_gpu ? options.threshold_pct
                                    : std::max(options.threshold_pct, options.machine_threshold_pct);
-  if (options.metric_given) {
-    bool known = false;
-    for (const RunData* d : {&base, &next})
-      for (const Bench& b : d->benches) known = known || b.has_metric(options.metric);
-    if (!known)
-      throw InputError("no benchmark has the metric '" + options.metric +
-                       "' (real_time, cpu_time, or a counter of the runs)");
-  }
   for (const Bench& b : base.benches) {
     const Bench* n = next.find(b.name.identity);
     if (!n) {
@@ -367,7 +359,6 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     }
     Comparison c;
     c.identity = b.name.identity;
-    c.unit = b.unit;
     if (b.status == Status::ok && n->status != Status::ok) {
       // A benchmark that stopped working is the worst regression there is.
       c.metric = options.metric;
@@ -503,7 +494,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                       std::to_string(c.base.n) + " vs " + std::to_string(c.next.n),
                       verdict_text(c.verdict)});
     doc.tidy.rows.push_back({c.identity,
-                             std::string(unit_name(c.unit)),
+                             "us",  // the unit of its times: every time is read into us
                              c.metric,
                              c.gate,
                              fmt_exact(c.base.center),
@@ -526,9 +517,10 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   }
   if (res.single_repetition)
     t.notes.push_back(
-        "a side with one repetition: no significance test ran, and its noise is the spread of "
-        "its own rounds (paired) or unknown; run K processes and merge them (sync_summary merge) "
-        "for a between-process noise");
+        "a side without two repetitions to test (one repetition, or only the aggregates of "
+        "several): no significance test ran, and its noise is the spread of its own rounds "
+        "(paired) or unknown; run K processes and merge them (sync_summary merge) for a "
+        "between-process noise");
   if (res.few_repetitions)
     t.notes.push_back("U test with fewer than " + std::to_string(kUTestOptimalRepetitions) +
                       " repetitions a side: its p-value is coarse");

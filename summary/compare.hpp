@@ -73,7 +73,6 @@ enum class Verdict { regression, improvement, unchanged, not_significant, not_ga
 
 struct Comparison {
   std::string identity;
-  TimeUnit unit = TimeUnit::ns;
   std::string metric;  // what this row is judged on
   std::string gate;    // why it is gated or not
   bool gated = true;

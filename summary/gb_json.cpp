@@ -24,6 +24,8 @@ namespace {
 
 using Json = nlohmann::json;
 
+constexpr std::size_t kMaxNameLength = 1024;
+
 // One scalar JSON value as the SAX callbacks deliver it.
 struct Scalar {
   enum Kind { null, boolean, number, string } kind = null;
@@ -210,6 +212,16 @@ class RunBuilder : public nlohmann::json_sax<Json> {
     if (v.kind != Scalar::string) fail_entry("\"" + key_ + "\" is not a string");
     return *v.str;
   }
+  // A benchmark name, of a length a regular expression can search: libstdc++'s std::regex
+  // recurses once per character for some patterns, and a 20,000-character name overflowed the
+  // stack under --filter='(A|B)*'. Google Benchmark's names are tens of characters.
+  const std::string& need_name(const Scalar& v) const {
+    const std::string& name = need_string(v);
+    if (name.size() > kMaxNameLength)
+      fail_entry("\"" + key_ + "\" is " + std::to_string(name.size()) +
+                 " characters long (at most " + std::to_string(kMaxNameLength) + ")");
+    return name;
+  }
   bool need_bool(const Scalar& v) const {
     if (v.kind != Scalar::boolean) fail_entry("\"" + key_ + "\" is not true or false");
     return v.b;
@@ -218,9 +230,9 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   void entry_value(Entry& e, const Scalar& v) {
     const std::string_view k = key_;  // string_view: == checks the length first
     if (k == "name") {
-      e.name = need_string(v);
+      e.name = need_name(v);
     } else if (k == "run_name") {
-      const std::string& rn = need_string(v);
+      const std::string& rn = need_name(v);
       if (rn != e.name) e.run_name = rn;  // iteration rows: the same as name, not kept twice
     } else if (k == "run_type") {
       const std::string& t = need_string(v);
@@ -248,6 +260,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
       auto unit = parse_time_unit(u);
       if (!unit) fail_entry("unknown time_unit '" + u + "'");
       e.unit = *unit;
+      unit_seen_ = true;
     } else if (k == "error_occurred") {
       e.error = need_bool(v);
     } else if (k == "error_message" || k == "skip_message") {
@@ -275,7 +288,10 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   void check_entry(Entry& e) {
     if (e.name.empty()) fail_entry("no \"name\"");
     e.has_times = !std::isnan(e.real_time) || times_seen_ > 0;
+    // Google Benchmark writes the unit beside every time: without it the times mean nothing.
+    if (times_seen_ > 0 && !unit_seen_) fail_entry("\"real_time\" without a \"time_unit\"");
     times_seen_ = 0;
+    unit_seen_ = false;
     if (!e.has_times && !e.aggregate && !e.error && !e.skipped) fail_entry("no \"real_time\"");
   }
 
@@ -286,6 +302,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   std::string key_;
   std::unordered_map<std::string, std::size_t> counter_ids_;
   int times_seen_ = 0;
+  bool unit_seen_ = false;
   bool saw_top_object_ = false;
   bool saw_context_ = false;
   bool saw_benchmarks_ = false;

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "benchmarks.hpp"
 #include "errors.hpp"
+#include "gb_json.hpp"
 #include "json_sanitize.hpp"
 #include "statistics.hpp"
 
@@ -32,12 +34,25 @@ bool is_bookkeeping(const std::string& key) {
          key == "repetition_index" || key == "threads" || key == "iterations";
 }
 
+// Google Benchmark's JSON nests four deep (the context's caches); a value nested far deeper is not
+// its output, and a DOM copy of 100,000 levels overflowed the stack.
+constexpr int kMaxDepth = 32;
+
+// The run as a DOM, to copy its rows. Read first as every command reads a run (types, names,
+// times: digest(load_run)), so that merge refuses what report and compare refuse.
 Json read_json(const std::string& path) {
+  digest(load_run(path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("merge: cannot read " + path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (has_non_finite_word(text)) text = quote_non_finite(text);
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const Json::parser_callback_t not_too_deep = [&path](int depth, Json::parse_event_t, Json&) {
+    if (depth > kMaxDepth)
+      throw InputError(path + ": values nested deeper than " + std::to_string(kMaxDepth) +
+                       " levels: not Google Benchmark JSON");
+    return true;
+  };
+  Json j = Json::parse(text, not_too_deep, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object() || !j.contains("benchmarks") ||
       !j["benchmarks"].is_array())
     throw InputError("merge: " + path + " is not a Google Benchmark JSON file");
@@ -108,6 +123,7 @@ MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::strin
   std::vector<std::string> order;
   std::map<std::string, std::vector<Json>> rows;
   std::map<std::string, std::vector<std::string>> gpus;  // each row's run's gpu_uuid
+  std::map<std::string, std::string> units;  // the first run's time_unit of each benchmark
   for (std::size_t r = 0; r < runs.size(); ++r) {
     std::map<std::string, int> seen;
     for (const Json& row : runs[r]["benchmarks"]) {
@@ -118,6 +134,12 @@ MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::strin
       if (r == 0 && !rows.count(name)) order.push_back(name);
       if (r > 0 && !rows.count(name))
         throw InputError("merge: " + name + " is in " + inputs[r] + " but not in " + inputs[0]);
+      // The aggregates average the rows' numbers as written: one unit, or they mean nothing.
+      const std::string unit = row.value("time_unit", "");
+      const auto [first, inserted] = units.emplace(name, unit);
+      if (!inserted && first->second != unit)
+        throw InputError("merge: " + name + " is in " + unit + " in " + inputs[r] + " and in " +
+                         first->second + " in " + inputs[0] + ": merge runs of one time unit");
       rows[name].push_back(row);
       gpus[name].push_back(context_text(runs[r], "gpu_uuid"));
       ++seen[name];

@@ -13,25 +13,31 @@ bool any_nan(const std::vector<double>& v) {
   return std::any_of(v.begin(), v.end(), [](double x) { return std::isnan(x); });
 }
 
+// Halfway between two values without overflowing where both are near the largest double (their
+// sum would be inf).
+double halfway(double a, double b) {
+  return a / 2.0 + b / 2.0;
+}
+
 }  // namespace
 
 double median(std::vector<double> v) {
   // NaN breaks the strict weak order nth_element needs: no median of a sample holding one.
   if (v.empty() || any_nan(v)) return kNaN;
-  if (v.size() <= 2) return (v.front() + v.back()) / 2.0;
+  if (v.size() <= 2) return halfway(v.front(), v.back());
   const std::size_t mid = v.size() / 2;
   std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
   const double upper = v[mid];
   if (v.size() % 2 == 1) return upper;
   const double lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + upper) / 2.0;
+  return halfway(lower, upper);
 }
 
 Spread describe(const std::vector<double>& v) {
   Spread s;
   s.n = v.size();
   if (v.empty() || any_nan(v)) return s;  // every statistic NaN: nothing to order or add
-  s.median = v.size() <= 2 ? (v.front() + v.back()) / 2.0 : median(v);
+  s.median = median(v);
   const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
   s.min = *lo;
   s.max = *hi;

@@ -13,6 +13,9 @@
 namespace sync_summary {
 namespace {
 
+// A day in microseconds: no recorded step lies further from the first.
+constexpr double kMaxTimelineUs = 86400e6;
+
 using Json = nlohmann::json;
 
 // Reads the fields of one JSON object; every error names the file and where in it.
@@ -30,14 +33,19 @@ class Reader {
     return *it;
   }
 
-  // A finite number; Google Benchmark-style bare NaN/Infinity arrive as strings.
+  // A time in microseconds (every number of a timeline is one); Google Benchmark-style bare
+  // NaN/Infinity arrive as strings.
   double number(const char* key) const { return finite(field(key), key); }
 
+  // Finite, and within kMaxTimelineUs of the first step: the drawing subtracts times, and two
+  // near the largest double made an SVG of width -nan.
   double finite(const Json& v, const std::string& what) const {
     const bool non_finite = v.is_string() && non_finite_value(v.get<std::string>());
     if (!v.is_number() && !non_finite) fail("\"" + what + "\" is not a number");
     if (non_finite || !std::isfinite(v.get<double>()))
       fail("\"" + what + "\" is not a finite number");
+    if (std::abs(v.get<double>()) > kMaxTimelineUs)
+      fail("\"" + what + "\" is " + v.dump() + " us: not a time within a run");
     return v.get<double>();
   }
 

@@ -114,6 +114,27 @@ TEST(Benchmarks, PartlyFailedRepetitionsKeepTheOthers) {
   EXPECT_DOUBLE_EQ(b.summary("real_time").center, 3.0);
 }
 
+// Two rows of one repetition (a row copied, or a name registered twice with different suffixes)
+// are not two repetitions: refused, where they would have read as a spread.
+TEST(Benchmarks, TwoRowsOfOneRepetitionAreAnInputError) {
+  for (const char* second : {"A/B/manual_time", "A/B/real_time"}) {
+    const std::string text = std::string(R"({"context": {}, "benchmarks": [
+        {"name": "A/B/manual_time", "repetitions": 1, "repetition_index": 0, "real_time": 3,
+         "cpu_time": 3, "time_unit": "us"},
+        {"name": ")") + second +
+                             R"(", "repetitions": 1, "repetition_index": 0,
+         "real_time": 30, "cpu_time": 30, "time_unit": "us"}]})";
+    try {
+      digest(parse_run(text, "t.json"));
+      ADD_FAILURE() << second << " taken for a repetition";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(test::contains(
+          e.what(), "t.json: " + std::string(second) + ": two rows of repetition 0 of A/B"))
+          << e.what();
+    }
+  }
+}
+
 TEST(Benchmarks, UnknownNameIsAnInputErrorNamingTheFile) {
   try {
     load("unknown_name.json");

@@ -47,6 +47,9 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
       {"compare", data_path("gb171_run.json")},
       {"compare", "--alpha=2", data_path("gb171_run.json"), data_path("gb171_run.json")},
       {"compare", "--threshold=abc", data_path("gb171_run.json"), data_path("gb171_run.json")},
+      // A label names its run in every table: one given twice or empty would not.
+      {"report", "--labels=a,a", data_path("gb171_run.json"), data_path("gb183_run.json")},
+      {"report", "--labels=,b", data_path("gb171_run.json"), data_path("gb183_run.json")},
   };
   for (const auto& args : cases) {
     const auto r = run(args);
@@ -188,7 +191,7 @@ TEST(Cli, CompareExitCodesOfTheGate) {
     b.times[1] = bad;
     const auto r = run({"compare", base, file("bad", {paired("NullKernel/DeviceSync", reps), b})});
     EXPECT_EQ(r.rc, 2) << text;
-    EXPECT_TRUE(contains(r.err, std::string("NEW: GraphReplay/Replay/k:64: real_time is ") + text))
+    EXPECT_TRUE(contains(r.err, std::string(": GraphReplay/Replay/k:64: real_time is ") + text))
         << r.err;
   }
 }
@@ -202,6 +205,50 @@ TEST(Cli, SvgChartsAreWritten) {
   EXPECT_TRUE(std::filesystem::exists(dir + "/overhead-SmallGemm_cublas_DeviceSync.svg"));
   EXPECT_TRUE(std::filesystem::exists(dir + "/bandwidth-HostCopy.svg"));
   std::filesystem::remove_all(dir);
+
+  // A --svg that is a file: refused before any report is printed.
+  const std::string file = testing::TempDir() + "sync_summary_svg_is_a_file";
+  test::write_file(file, "x");
+  const auto onto_file = run({"report", "--svg=" + file, data_path("gb171_run.json")});
+  EXPECT_EQ(onto_file.rc, 2);
+  EXPECT_TRUE(onto_file.out.empty()) << onto_file.out.substr(0, 200);
+}
+
+// Chart file names fold every character but letters and digits to '_': variants a.b and a-b
+// fold to one name, and the second chart is written beside the first, not over it.
+TEST(Cli, SvgChartsWhoseNamesFoldToOneAreBothWritten) {
+  const std::string dir = testing::TempDir() + "sync_summary_svg_fold";
+  std::filesystem::remove_all(dir);
+  const std::vector<double> reps = {5.0, 5.1, 4.9};
+  const std::string runs =
+      test::write_run(testing::TempDir() + "svg_fold.json",
+                      {test::unpaired("SmallGemm/Async/fp16/cublas/n:512", reps, 0.0),
+                       test::unpaired("SmallGemm/DeviceSync/a.b/fp16/cublas/n:512", reps, 0.0),
+                       test::unpaired("SmallGemm/DeviceSync/a-b/fp16/cublas/n:512", reps, 0.0)});
+  const auto r = run({"report", "--svg=" + dir, runs});
+  ASSERT_EQ(r.rc, 0) << r.err;
+  std::size_t written = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    (void)entry;
+    ++written;
+  }
+  EXPECT_EQ(written, 2u);
+  EXPECT_TRUE(contains(r.err, "wrote 2 SVG charts")) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir + "/overhead-SmallGemm_cublas_DeviceSync_a_b-2.svg"))
+      << r.err;
+  std::filesystem::remove_all(dir);
+}
+
+// --metric names a counter of the runs: an unknown one is bad usage for every command, not a table
+// of dashes.
+TEST(Cli, UnknownMetricIsRefused) {
+  for (const char* cmd : {"report", "dtypes"}) {
+    const auto r = run({cmd, "--metric=nope", data_path("gb171_run.json")});
+    EXPECT_EQ(r.rc, 2) << cmd;
+    EXPECT_TRUE(r.out.empty()) << cmd;
+    EXPECT_TRUE(contains(r.err, "no benchmark has the metric 'nope'")) << r.err;
+  }
+  EXPECT_EQ(run({"report", "--metric=batch", data_path("gb171_run.json")}).rc, 0);
 }
 
 }  // namespace

@@ -125,14 +125,35 @@ TEST(GbJson, RefusesOtherShapes) {
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
         "1, \"time_unit\": \"fortnights\"}]}",
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
-        "1, \"repetitions\": 1e300}]}",
+        "1, \"time_unit\": \"us\", \"repetitions\": 1e300}]}",
         // A repetition's GPU (sync_summary merge writes it) must be a string.
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
-        "1, \"gpu_uuid\": 5}]}",
+        "1, \"time_unit\": \"us\", \"gpu_uuid\": 5}]}",
         "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": "
-        "1}]} trailing"}) {
+        "1, \"time_unit\": \"us\"}]} trailing"}) {
     EXPECT_THROW(parse_run(text, "t.json"), InputError) << text;
   }
+}
+
+// A time without its unit means nothing (Google Benchmark writes one beside every time), and a
+// name longer than 1024 characters is refused before a --filter regex could recurse through it.
+TEST(GbJson, RefusesATimeWithoutUnitAndAnEndlessName) {
+  const auto refused = [](const std::string& text, const std::string& message) {
+    try {
+      parse_run(text, "t.json");
+      ADD_FAILURE() << text.substr(0, 120);
+    } catch (const InputError& e) {
+      EXPECT_TRUE(test::contains(e.what(), message)) << e.what();
+    }
+  };
+  refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": 1}]}",
+          "\"real_time\" without a \"time_unit\"");
+  const std::string row = "\", \"real_time\": 1, \"time_unit\": \"us\"}]}";
+  refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/" + std::string(1100, 'B') + row,
+          "\"name\" is 1102 characters long (at most 1024)");
+  EXPECT_NO_THROW(
+      parse_run("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/" + std::string(1022, 'B') + row,
+                "t.json"));
 }
 
 TEST(GbJson, AcceptsMinimalRun) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "benchmarks.hpp"
@@ -211,6 +214,43 @@ TEST(Merge, RefusesDifferentBenchmarkSets) {
   EXPECT_EQ(r.rc, 2);
   EXPECT_EQ(test::run({"merge", run_file(0)}).rc, 2);  // no --output
   EXPECT_EQ(test::run({"merge", "--output=" + out, test::data_path("not_gb_array.json")}).rc, 2);
+}
+
+// merge reads each run as every command does, then copies its rows: what report refuses, merge
+// refuses, naming the file; and its aggregates average numbers of one unit only.
+TEST(Merge, RefusesWhatReportRefuses) {
+  const std::string out = temp("out");
+  const std::string good = run_file(0);
+  const auto refused = [&](const std::string& bad, const std::string& message) {
+    try {
+      merge_runs({good, bad}, out);
+      ADD_FAILURE() << "merged " << bad;
+    } catch (const InputError& e) {
+      EXPECT_TRUE(contains(e.what(), message)) << e.what();
+    }
+  };
+  refused(test::data_path("wrong_types.json"), "wrong_types.json");
+  refused(test::data_path("unknown_name.json"), "does not follow the grammar");
+  test::FakeBench nan_time = paired("NullKernel/DeviceSync", {std::nan("")});
+  refused(test::write_run(temp("nan"), {nan_time}), "real_time is NaN");
+
+  // The same benchmarks in ms: the numbers would be averaged as if they were us.
+  std::string ms = test::read_file(run_file(1));
+  const std::string us = "\"time_unit\": \"us\"";
+  for (std::size_t at = 0; (at = ms.find(us, at)) != std::string::npos;)
+    ms.replace(at, us.size(), "\"time_unit\": \"ms\"");
+  const std::string ms_file = temp("ms");
+  test::write_file(ms_file, ms);
+  refused(ms_file, "merge runs of one time unit");
+
+  // A value nested 100,000 deep beside the rows: no Google Benchmark output, and a DOM copy of it
+  // overflowed the stack.
+  std::string deep = test::read_file(run_file(2));
+  deep.insert(deep.find('{') + 1,
+              "\"deep\": " + std::string(100000, '[') + std::string(100000, ']') + ", ");
+  const std::string deep_file = temp("deep");
+  test::write_file(deep_file, deep);
+  refused(deep_file, "nested deeper than 32 levels");
 }
 
 }  // namespace

@@ -17,6 +17,10 @@ TEST(Statistics, Median) {
   EXPECT_DOUBLE_EQ(median({5.0, 1.0, 3.0}), 3.0);
   EXPECT_DOUBLE_EQ(median({4.0, 1.0, 3.0, 2.0}), 2.5);
   EXPECT_DOUBLE_EQ(median({9.0, 1.0, 8.0, 2.0, 7.0, 3.0}), 5.0);
+  // Two values near the largest double: halfway between them, not their sum's inf over 2.
+  EXPECT_DOUBLE_EQ(median({1e308, 1.5e308}), 1.25e308);
+  EXPECT_DOUBLE_EQ(median({1e308, 1.5e308, 1.6e308, 1.7e308}), 1.55e308);
+  EXPECT_DOUBLE_EQ(describe({1e308, 1.5e308}).median, 1.25e308);
 }
 
 TEST(Statistics, DescribeUsesSampleStddevLikeGoogleBenchmark) {

@@ -161,6 +161,8 @@ TEST(Timeline, BadInputExitsTwoWithOneLine) {
        "\"window_us\" is not a finite number"},
       {{"timeline", out, broken("t_huge.json", "\"end_us\": 14.0", "\"end_us\": 1e999")},
        "number overflow"},
+      {{"timeline", out, broken("t_far.json", "\"start_us\": 4.0", "\"start_us\": -1.7e308")},
+       "event 2 \"start_us\" is -1.7e+308 us: not a time within a run"},
       {{"timeline", out, broken("t_text.json", "\"end_us\": 14.0", "\"end_us\": \"14\"")},
        "\"end_us\" is not a number"},
       {{"timeline", out, broken("t_lane.json", "\"lane\": \"gpu\"", "\"lane\": \"cpu\"")},
