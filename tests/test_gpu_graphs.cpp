@@ -105,6 +105,10 @@ TEST(GpuGraphs, SyncEveryFitsAPositiveSyncCost) {
   EXPECT_LE(counter(rows, fit, "r2"), 1.0);
   const std::string base = "SyncEvery/StreamSync/fp16/cublas/n:512/k:";
   EXPECT_LT(time_us(rows, base + "256"), time_us(rows, base + "1"));
+  // The accounting pass runs whole periods: one blocking sync every k steps, for every k (it
+  // ran 16 steps and counted none for k >= 32).
+  for (int k : {1, 2, 4, 8, 16, 32, 64, 128, 256})
+    EXPECT_DOUBLE_EQ(counter(rows, base + std::to_string(k), "syncs_per_step"), 1.0 / k) << k;
 }
 
 TEST(GpuGraphs, DataDependentHostSizingCostsASync) {
@@ -138,6 +142,12 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
     // Overheads, each paired with the unread steps in its own rounds: the step times of two
     // benchmarks run at different clocks (an H100 run had ItemEveryStep 64 us, ReadEveryN 70 us
     // at n=1024), their overheads do not.
+    EXPECT_DOUBLE_EQ(counter(rows, item, "syncs_per_step"), 1.0) << n;
+    // A read every 100 steps, eager or replayed from a graph.
+    EXPECT_DOUBLE_EQ(counter(rows, every_n, "syncs_per_step"), 0.01) << n;
+    EXPECT_DOUBLE_EQ(
+        counter(rows, "TrainLoop/GraphReadEveryN" + config + "/n_read:100", "syncs_per_step"), 0.01)
+        << n;
     const double item_overhead = counter(rows, item, "overhead_us");
     EXPECT_GT(item_overhead, 1.0) << n << ": a read every step waits for every step";
     EXPECT_GT(item_overhead, counter(rows, every_n, "overhead_us")) << n;
