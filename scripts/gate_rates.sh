@@ -16,7 +16,7 @@
 #
 #   scripts/gate_rates.sh [--merged-base | --base BASE.json] DIR1 [DIR2...] [-- compare flags]
 set -uo pipefail
-summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
+summary="${SYNC_SUMMARY:-$(cd "$(dirname "$0")/.." && pwd)/build/summary/sync_summary}"
 # Where gate_runs.sh injects +1 us (kept in step with it).
 HOST1US_FAMILIES='^(NullKernel|SmallGemm|SyncEvery)/'
 usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
@@ -30,6 +30,8 @@ case "${1:-}" in
     shift 2
     ;;
 esac
+[ -x "$summary" ] ||
+  { echo "gate_rates.sh: no sync_summary at $summary (build it, or set SYNC_SUMMARY)" >&2; exit 2; }
 dirs=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do dirs+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
@@ -47,7 +49,13 @@ done
 # regex), per kind of gate (paired overhead, GPU-bound time), with the rows not flagged; with
 # HOST_COST=1 the GPU-bound rows form a kind of their own.
 rates() {
-  "$summary" compare --format=csv "$@" 2>/dev/null | awk -F, -v applied="$APPLIED" \
+  # Exit 1 is a verdict (a regression); 2 is a comparison that could not be made: no rates then.
+  "$summary" compare --format=csv "$@" >"$work/compare.csv" 2>"$work/compare.err"
+  if [ $? -gt 1 ]; then
+    echo "gate_rates.sh: sync_summary compare $*: $(cat "$work/compare.err")" >&2
+    exit 2
+  fi
+  awk -F, -v applied="$APPLIED" \
     -v host_cost="${HOST_COST:-0}" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
     $col["gate"] ~ /^not gated/ || $col["benchmark"] !~ applied { next }
@@ -67,7 +75,7 @@ rates() {
         sep = "; "
       }
       printf "\n"
-    }' section="$SECTION" totals="$totals"
+    }' section="$SECTION" totals="$totals" "$work/compare.csv"
 }
 totals="$(mktemp)"
 work="$(mktemp -d)"

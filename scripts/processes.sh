@@ -6,7 +6,7 @@
 #
 #   scripts/processes.sh K DIR [sync_bench flags...]
 #
-# Environment: SYNC_BENCH (default build/bench/sync_bench). Exit status: 0, or the first failing
+# Environment: SYNC_BENCH (default: the repository's build/bench/sync_bench). Exit status: 0, or the first failing
 # process's (its JSON is kept; the others still run).
 set -uo pipefail
 if [ $# -lt 2 ]; then
@@ -16,7 +16,11 @@ fi
 k="$1"
 dir="$2"
 shift 2
-bench="${SYNC_BENCH:-build/bench/sync_bench}"
+case "$k" in
+  '' | *[!0-9]* | 0) echo "processes.sh: K must be a whole number of processes, 1 or more (got '$k')" >&2; exit 2 ;;
+esac
+bench="${SYNC_BENCH:-$(cd "$(dirname "$0")/.." && pwd)/build/bench/sync_bench}"
+[ -x "$bench" ] || { echo "processes.sh: no sync_bench at $bench (build it, or set SYNC_BENCH)" >&2; exit 2; }
 mkdir -p "$dir"
 status=0
 for i in $(seq 1 "$k"); do

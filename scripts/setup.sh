@@ -11,12 +11,13 @@ have_header() {  # have_header <header>: can the C++ compiler include it?
 
 missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
-command -v c++ >/dev/null 2>&1 || missing+=(g++)
-command -v c++ >/dev/null 2>&1 && {
+if command -v c++ >/dev/null 2>&1; then
   have_header benchmark/benchmark.h || missing+=(libbenchmark-dev)
   have_header gtest/gtest.h || missing+=(libgtest-dev)
   have_header nlohmann/json.hpp || missing+=(nlohmann-json3-dev)
-}
+else  # no compiler to ask: the libraries come with it
+  missing+=(g++ libbenchmark-dev libgtest-dev nlohmann-json3-dev)
+fi
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   if ! command -v apt-get >/dev/null 2>&1; then
@@ -34,9 +35,16 @@ if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
 fi
 command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 
+# Configure where there is no build yet, where an earlier configure failed (a cache and no build
+# file), or where CMAKE_ARGS asks for settings (a cache keeps the old ones otherwise). The generator
+# is chosen once: CMake refuses another on an existing cache.
 generator=()
-command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+  command -v ninja >/dev/null 2>&1 && generator=(-G Ninja)
+fi
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ] ||
+  { [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; }; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
+    ${CMAKE_ARGS:-}
 fi
 cmake --build "$BUILD_DIR" -j "$(nproc)"
