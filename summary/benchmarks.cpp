@@ -85,8 +85,10 @@ const Bench* RunData::find(const std::string& identity) const {
   return it == by_identity.end() ? nullptr : &benches[it->second];
 }
 
-// A time that is not a finite positive number below 1e15 (compare's rule) says nothing: its
-// summary stays empty, so no table prints it as a number (compare refuses it, exit 2).
+// A time that is not a finite positive number below 1e15 (compare's rule) says nothing. An
+// iteration row's real_time is refused as the run is read (add_entry); a cpu_time or an
+// aggregate's median like that leaves its summary empty, so no table prints it as a number
+// (compare refuses it, exit 2).
 bool bad_time(const Metric& m) {
   if (m.name != kRealTime && m.name != kCpuTime) return false;
   const auto bad = [](double v) { return !(v > 0.0 && v < 1e15); };
