@@ -75,12 +75,6 @@ struct Env {
   }
 };
 
-// A query answers done (cudaSuccess) or not yet (cudaErrorNotReady); anything else is an error.
-void check_query(cudaError_t status, const char* expr) {
-  if (status != cudaSuccess && status != cudaErrorNotReady)
-    throw_cuda_error(status, expr, __FILE__, __LINE__);
-}
-
 // A probe returns the host seconds spent in the call under test; setup and cleanup around the
 // call are its own business and untimed.
 using Probe = std::function<double(Env&)>;
@@ -90,6 +84,19 @@ double timed(F&& call) {
   const auto t0 = Clock::now();
   call();
   return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// The probe of a query (cudaEventQuery, cudaStreamQuery): it answers done (cudaSuccess) or not yet
+// (cudaErrorNotReady); anything else is an error, checked outside the timed call.
+template <class Query>
+Probe query_probe(Query query, const char* what) {
+  return [query, what](Env& e) {
+    cudaError_t status = cudaSuccess;
+    const double seconds = timed([&] { status = query(e); });
+    if (status != cudaSuccess && status != cudaErrorNotReady)
+      throw_cuda_error(status, what, __FILE__, __LINE__);
+    return seconds;
+  };
 }
 
 struct Row {
@@ -127,19 +134,9 @@ std::vector<Row> probes() {
       {"cudaEventSynchronize (event after the work)", "event.synchronize()",
        [](Env& e) { return timed([&] { CUDA_CHECK(cudaEventSynchronize(e.after_spin.get())); }); }},
       {"cudaEventQuery", "event.query()",
-       [](Env& e) {
-         cudaError_t status = cudaSuccess;
-         const double seconds = timed([&] { status = cudaEventQuery(e.after_spin.get()); });
-         check_query(status, "cudaEventQuery(e.after_spin.get())");
-         return seconds;
-       }},
+       query_probe([](Env& e) { return cudaEventQuery(e.after_spin.get()); }, "cudaEventQuery")},
       {"cudaStreamQuery", "stream.query()",
-       [](Env& e) {
-         cudaError_t status = cudaSuccess;
-         const double seconds = timed([&] { status = cudaStreamQuery(e.busy.get()); });
-         check_query(status, "cudaStreamQuery(e.busy.get())");
-         return seconds;
-       }},
+       query_probe([](Env& e) { return cudaStreamQuery(e.busy.get()); }, "cudaStreamQuery")},
       {"cudaMemcpyAsync D2H, pageable", ".item(), .cpu(), print(t), nonzero() size read",
        copy(d2h, true, pageable)},
       {"cudaMemcpyAsync D2H, pinned", ".to('cpu', non_blocking=True) into pinned memory",

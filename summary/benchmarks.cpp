@@ -46,8 +46,7 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
   // The cv row holds fractions, in every field; the others are in the row's time unit.
   const auto time = [&](double t) { return is_cv ? t : to_us(t, e.unit); };
   if (!e.aggregate) {
-    // A time Google Benchmark measured is finite and positive (compare's rule, below 1e15).
-    if (!(e.real_time > 0.0 && e.real_time < 1e15))
+    if (!is_measured_time(e.real_time))
       throw InputError(run.source + ": " + b.name.identity + ": real_time is " +
                        (std::isnan(e.real_time) ? std::string("NaN") : fmt_exact(e.real_time)) +
                        ", not a finite positive time");
@@ -85,13 +84,12 @@ const Bench* RunData::find(const std::string& identity) const {
   return it == by_identity.end() ? nullptr : &benches[it->second];
 }
 
-// A time that is not a finite positive number below 1e15 (compare's rule) says nothing. An
-// iteration row's real_time is refused as the run is read (add_entry); a cpu_time or an
-// aggregate's median like that leaves its summary empty, so no table prints it as a number
-// (compare refuses it, exit 2).
+// A time that is not is_measured_time says nothing. An iteration row's real_time is refused as the
+// run is read (add_entry); a cpu_time or an aggregate's median like that leaves its summary empty,
+// so no table prints it as a number (compare refuses it, exit 2).
 bool bad_time(const Metric& m) {
   if (m.name != kRealTime && m.name != kCpuTime) return false;
-  const auto bad = [](double v) { return !(v > 0.0 && v < 1e15); };
+  const auto bad = [](double v) { return !is_measured_time(v); };
   if (std::any_of(m.reps.begin(), m.reps.end(), bad)) return true;
   return m.reps.empty() && !std::isnan(m.agg_median) && bad(m.agg_median);
 }

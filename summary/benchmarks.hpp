@@ -72,7 +72,13 @@ struct RunData {
   const Bench* find(const std::string& identity) const;
 };
 
-// Groups the rows; throws InputError for a name outside the grammar.
+// A time Google Benchmark measured: finite, positive and below 1e15 (a 1e308 "time" is garbage).
+inline bool is_measured_time(double t) {
+  return t > 0.0 && t < 1e15;
+}
+
+// Groups the rows; throws InputError for a name outside the grammar, and for an iteration row whose
+// real_time is not is_measured_time.
 RunData digest(Run run);
 
 // Keeps only the benchmarks whose identity the regex finds (std::regex_search).

@@ -169,7 +169,7 @@ void check_values(const Bench& b, const std::string& metric, const char* side) {
   if (!m) return;
   const bool time = metric == kRealTime || metric == kCpuTime;
   for (double v : m->reps)
-    if (!std::isfinite(v) || (time && !(v > 0.0 && v < 1e15)))
+    if (!std::isfinite(v) || (time && !is_measured_time(v)))
       throw InputError(std::string(side) + ": " + b.name.identity + ": " + metric + " is " +
                        (std::isnan(v) ? std::string("NaN") : fmt_exact(v)) +
                        (time ? ", not a finite positive time" : ", not a finite number"));
