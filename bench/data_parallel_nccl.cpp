@@ -73,7 +73,17 @@ class NcclClique {
       NCCL_CHECK(
           ncclCommInitRank(&comms_[r], static_cast<int>(devices.size()), id, static_cast<int>(r)));
     }
-    NCCL_CHECK(ncclGroupEnd());
+    // A failed init leaves the communicators made (this object is not constructed, so its
+    // destructor will not run): abort them before throwing. A failure before the group ends
+    // (an argument NCCL refuses) is not handled so: ending a group that lacks a rank would wait
+    // for that rank forever.
+    const ncclResult_t ended = ncclGroupEnd();
+    if (ended != ncclSuccess) {
+      const std::string why = std::string("ncclGroupEnd after ncclCommInitRank: ") +
+                              ncclGetErrorString(ended) + " (" + ncclGetLastError(nullptr) + ")";
+      abort();
+      throw std::runtime_error(why);
+    }
   }
   ~NcclClique() {
     if (aborted_.load()) return;  // ncclCommAbort freed them

@@ -1,6 +1,7 @@
 #include "families.hpp"
 
 #include <exception>
+#include <new>
 #include <string>
 #include <utility>
 
@@ -44,6 +45,10 @@ void register_family_benchmark(const std::string& name,
                                    body(state);
                                  } catch (const Unsupported& e) {
                                    skip_benchmark(state, e.what(), 0);
+                                 } catch (const std::bad_alloc&) {
+                                   // A size whose host buffers do not fit in this machine's
+                                   // memory, as Unsupported does for device memory.
+                                   skip_benchmark(state, "host memory: a buffer does not fit", 0);
                                  } catch (const std::exception& e) {
                                    ++failures();
                                    state.SkipWithError(e.what());

@@ -102,7 +102,10 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
   switch (pattern) {
     case Pattern::DoubleBuffer:
       // Copy of batch i+1 runs beside compute of batch i: events order the two streams, in both
-      // directions (a buffer is refilled only once the compute that reads it is done).
+      // directions (a buffer is refilled only once the compute that reads it is done). The
+      // compute stream waits for batch i+1's copy at the end of step i, not at the start of step
+      // i+1: the same order for the GPU, and a batch's stop event (on the compute stream) then
+      // covers its last step's copy too, which would otherwise run past it into the next batch.
       stats = run_timed_steps(
           state, compute_stream,
           [&](std::int64_t i) {
@@ -110,13 +113,14 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
             if (i == 0) {
               copy(0, copy_stream.get(), host[0]);
               CUDA_CHECK(cudaEventRecord(copied[0].get(), copy_stream.get()));
+              CUDA_CHECK(cudaStreamWaitEvent(compute_stream, copied[0].get(), 0));
             }
-            CUDA_CHECK(cudaStreamWaitEvent(compute_stream, copied[i % 2].get(), 0));
             compute(i);
             CUDA_CHECK(cudaEventRecord(consumed[i % 2].get(), compute_stream));
             CUDA_CHECK(cudaStreamWaitEvent(copy_stream.get(), consumed[next % 2].get(), 0));
             copy(next, copy_stream.get(), host[next % kHostBatches]);
             CUDA_CHECK(cudaEventRecord(copied[next % 2].get(), copy_stream.get()));
+            CUDA_CHECK(cudaStreamWaitEvent(compute_stream, copied[next % 2].get(), 0));
           },
           config);
       break;

@@ -184,6 +184,15 @@ double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfi
   return std::max(sizing.gpu_seconds / config.sizing_steps, 1e-9);
 }
 
+// The paired baseline's own warm-up: its op may launch what the pattern's step never does (a
+// kernel on another GPU, whose module CUDA loads lazily at its first launch), and that first-use
+// cost must not land in the first timed round.
+inline void warm_up_baseline(const StepFunction& baseline, std::int64_t& i,
+                             const LoopConfig& config) {
+  for (int w = 0; w < config.warmup_steps; ++w) baseline(i++);
+  CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 // Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
 // then rounded up to whole periods of the pattern.
 inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, std::int64_t period) {
@@ -241,6 +250,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   };
   StepFunction baseline = config.baseline;
   const bool paired = static_cast<bool>(baseline);
+  if (paired) warm_up_baseline(baseline, i, config);
 
   BatchTimer timer;
   for (auto _ : state) {
@@ -352,6 +362,7 @@ MeasuredSteps measure_paired(cudaStream_t stream, Step&& step, StepFunction base
                              const LoopConfig& config = {}) {
   std::int64_t i = 0;
   const std::int64_t batch = batch_steps(warm_up(stream, step, i, config), config);
+  warm_up_baseline(baseline, i, config);
   BatchTimer timer;
   Measurement measurement(stopping_rule(), /*paired=*/true);
   for (int r = 0; r < rounds; ++r) {

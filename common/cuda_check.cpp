@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "unsupported.hpp"
+
 namespace sync_bench {
 
 void throw_cuda_error(cudaError_t err, const char* expr, const char* file, int line) {
@@ -19,6 +21,25 @@ void throw_cublas_error(cublasStatus_t status, const char* expr, const char* fil
   throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " +
                            cublasGetStatusName(status) + " (" + cublasGetStatusString(status) +
                            ") in " + expr);
+}
+
+void check_allocation(cudaError_t err, Memory memory, std::size_t bytes, const char* expr,
+                      const char* file, int line) {
+  if (err == cudaSuccess) return;
+  if (err != cudaErrorMemoryAllocation) throw_cuda_error(err, expr, file, line);
+  (void)cudaGetLastError();
+  std::string what = std::to_string(bytes >> 20) + " MiB of ";
+  if (memory == Memory::device) {
+    std::size_t free_bytes = 0, total_bytes = 0;
+    what += "device memory does not fit";
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+      what += " (" + std::to_string(free_bytes >> 20) + " MiB free)";
+    else
+      (void)cudaGetLastError();
+  } else {
+    what += "pinned host memory could not be allocated";
+  }
+  throw Unsupported(what);
 }
 
 void report_cuda_error(cudaError_t err, const char* expr, const char* file, int line) noexcept {

@@ -1,6 +1,7 @@
 #pragma once
-// Move-only RAII owners for every CUDA resource sync_bench creates. Constructors throw on failure;
-// destructors never throw (a failure there is reported and ignored).
+// Move-only RAII owners for every CUDA resource sync_bench creates. Constructors throw on failure
+// (Unsupported when an allocation does not fit); destructors never throw (a failure there is
+// reported and ignored).
 
 #include <cstddef>
 #include <utility>
@@ -52,7 +53,8 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   explicit DeviceBuffer(std::size_t count) : count_(count) {
-    CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()));
+    CUDA_CHECK_ALLOCATION(cudaMalloc(reinterpret_cast<void**>(&ptr_), bytes()), Memory::device,
+                          bytes());
   }
   ~DeviceBuffer() {
     if (ptr_) CUDA_CHECK_NOEXCEPT(cudaFree(ptr_));
@@ -79,7 +81,8 @@ class PinnedBuffer {
  public:
   PinnedBuffer() = default;
   explicit PinnedBuffer(std::size_t count) : count_(count) {
-    CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&ptr_), bytes()));
+    CUDA_CHECK_ALLOCATION(cudaMallocHost(reinterpret_cast<void**>(&ptr_), bytes()),
+                          Memory::pinned_host, bytes());
   }
   ~PinnedBuffer() {
     if (ptr_) CUDA_CHECK_NOEXCEPT(cudaFreeHost(ptr_));

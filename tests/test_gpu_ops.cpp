@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 #include "cuda_resources.hpp"
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
 #include "ops.hpp"
+#include "step_loop.hpp"
 #include "unsupported.hpp"
 
 namespace sync_bench {
@@ -34,6 +37,51 @@ TEST(GpuOps, NullKernelReadMatchesOnlyItsOwnStep) {
   });
   EXPECT_NO_THROW(check_final_output(op, 41, stream.get()));
   EXPECT_THROW(check_final_output(op, 42, stream.get()), std::runtime_error);
+}
+
+// A size that does not fit skips its benchmark (Unsupported), and leaves no error behind for the
+// next allocation to trip on.
+TEST(GpuOps, AnAllocationThatDoesNotFitIsUnsupported) {
+  SKIP_WITHOUT_GPU();
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  try {
+    DeviceBuffer<std::byte> too_big(2 * total_bytes);
+    FAIL() << "allocated twice the GPU's memory";
+  } catch (const Unsupported& e) {
+    EXPECT_NE(std::string(e.what()).find("device memory does not fit"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(PinnedBuffer<std::byte>(std::size_t{1} << 56), Unsupported);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+  DeviceBuffer<std::byte> fits(1 << 20);
+  EXPECT_NE(fits.get(), nullptr);
+}
+
+// The baseline of a paired measurement may launch what the step never does (CrossDevice's
+// kernel on a second GPU): it gets its own warm-up, after the step's and before the first round.
+TEST(GpuOps, PairedBaselineIsWarmedUpBeforeTheFirstRound) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  NullKernelOp op(stream.get());
+  std::string order;  // 's' a step, 'b' a baseline step, in call order
+  std::int64_t next = 0;
+  auto record = [&](char who, std::int64_t i) {
+    EXPECT_EQ(i, next++) << "every call takes the next step index";
+    order += who;
+    op.enqueue(i);
+  };
+  LoopConfig config;
+  config.min_batch = config.max_batch = 4;
+  measure_paired(
+      stream.get(), [&](std::int64_t i) { record('s', i); },
+      [&](std::int64_t i) { record('b', i); }, 2, config);
+  // Step warm-up (3) and sizing (3), baseline warm-up (3), round 0 (step first), round 1.
+  EXPECT_EQ(order,
+            "ssssss"
+            "bbb"
+            "ssssbbbb"
+            "bbbbssss");
 }
 
 TEST(GpuOps, EveryGemmValidatesAndAlternatesSign) {
