@@ -28,9 +28,19 @@ void store_aggregate(Metric& m, const std::string& aggregate, double value) {
   if (aggregate == "cv") m.agg_cv = value;
 }
 
+// An iteration row that ran (not failed or skipped) with times: its real_time must be a measured
+// time.
+void check_real_time(const Entry& e, const std::string& identity, const Run& run) {
+  if (e.error || e.skipped || !e.has_times || e.aggregate || is_measured_time(e.real_time)) return;
+  throw InputError(run.source + ": " + identity + ": real_time is " +
+                   (std::isnan(e.real_time) ? std::string("NaN") : fmt_exact(e.real_time)) +
+                   ", not a finite positive time");
+}
+
 void add_entry(Bench& b, const Entry& e, const Run& run) {
   b.repetitions =
       std::max<std::size_t>(b.repetitions, static_cast<std::size_t>(std::max(e.repetitions, 1LL)));
+  check_real_time(e, b.name.identity, run);
   if (e.error || e.skipped) {
     // A failed repetition: keep the reason, never its meaningless times.
     if (b.status == Status::ok || (b.status == Status::skipped && e.error)) {
@@ -46,10 +56,6 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
   // The cv row holds fractions, in every field; the others are in the row's time unit.
   const auto time = [&](double t) { return is_cv ? t : to_us(t, e.unit); };
   if (!e.aggregate) {
-    if (!is_measured_time(e.real_time))
-      throw InputError(run.source + ": " + b.name.identity + ": real_time is " +
-                       (std::isnan(e.real_time) ? std::string("NaN") : fmt_exact(e.real_time)) +
-                       ", not a finite positive time");
     b.unit = e.unit;
     metric_slot(b, kRealTime).reps.push_back(time(e.real_time));
     b.rep_gpus.emplace_back(e.gpu_uuid.empty() ? run.context_value("gpu_uuid") : e.gpu_uuid);
@@ -62,6 +68,47 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
   store_aggregate(metric_slot(b, kCpuTime), e.aggregate_name, time(e.cpu_time));
   for (const auto& c : e.counters)
     store_aggregate(metric_slot(b, run.counter_name(c)), e.aggregate_name, c.value);
+}
+
+// The rows of a run by benchmark identity, in order: on_new(BenchName) when a row names an
+// identity first (its index: the identities met before), then on_row(index, row) for every row.
+// Throws InputError for a name outside the grammar and for two rows of one repetition.
+template <class OnNew, class OnRow>
+void group_rows(const Run& run, std::unordered_map<std::string, std::size_t>& by_identity,
+                OnNew on_new, OnRow on_row) {
+  // Repetitions and aggregates repeat a name: parse each distinct name once.
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  std::vector<const std::string*> identities;  // the keys of by_identity, by index
+  // (benchmark, repetition_index) of the iteration rows: two rows of one repetition are bad input
+  // (two registrations of a name, or a row copied), not two repetitions.
+  std::set<std::pair<std::size_t, long long>> repetitions_seen;
+  by_name.reserve(run.entries.size());  // sized once: no rehash or move of 100,000 benchmarks
+  by_identity.reserve(run.entries.size());
+  for (const Entry& e : run.entries) {
+    const std::string_view key =
+        e.run_name.empty() ? strip_aggregate_suffix(e.name, e.aggregate ? e.aggregate_name : "")
+                           : std::string_view(e.run_name);
+    auto known = by_name.find(key);
+    if (known == by_name.end()) {
+      BenchName name;
+      try {
+        name = parse_name(key);
+      } catch (const InputError& e) {
+        throw InputError(run.source + ": " + e.what());
+      }
+      auto [it, inserted] = by_identity.try_emplace(name.identity, identities.size());
+      if (inserted) {
+        identities.push_back(&it->first);
+        on_new(std::move(name));
+      }
+      known = by_name.emplace(key, it->second).first;
+    }
+    if (!e.aggregate && e.repetition_index >= 0 &&
+        !repetitions_seen.emplace(known->second, e.repetition_index).second)
+      throw InputError(run.source + ": " + e.name + ": two rows of repetition " +
+                       std::to_string(e.repetition_index) + " of " + *identities[known->second]);
+    on_row(known->second, e, *identities[known->second]);
+  }
 }
 
 }  // namespace
@@ -120,44 +167,29 @@ Summary summarize(const Metric& m, std::size_t repetitions) {
 RunData digest(Run run) {
   RunData d;
   d.run = std::move(run);
-  // Repetitions and aggregates repeat a name: parse each distinct name once.
-  std::unordered_map<std::string_view, std::size_t> by_name;
-  // (benchmark, repetition_index) of the iteration rows: two rows of one repetition are bad input
-  // (two registrations of a name, or a row copied), not two repetitions.
-  std::set<std::pair<std::size_t, long long>> repetitions_seen;
-  by_name.reserve(d.run.entries.size());  // sized once: no rehash or move of 100,000 benchmarks
-  d.by_identity.reserve(d.run.entries.size());
   d.benches.reserve(d.run.entries.size());
-  for (const Entry& e : d.run.entries) {
-    const std::string_view key =
-        e.run_name.empty() ? strip_aggregate_suffix(e.name, e.aggregate ? e.aggregate_name : "")
-                           : std::string_view(e.run_name);
-    auto known = by_name.find(key);
-    if (known == by_name.end()) {
-      BenchName name;
-      try {
-        name = parse_name(key);
-      } catch (const InputError& e) {
-        throw InputError(d.run.source + ": " + e.what());
-      }
-      auto [it, inserted] = d.by_identity.try_emplace(name.identity, d.benches.size());
-      if (inserted) {
+  group_rows(
+      d.run, d.by_identity,
+      [&d](BenchName name) {
         d.benches.emplace_back();
         d.benches.back().name = std::move(name);
-      }
-      known = by_name.emplace(key, it->second).first;
-    }
-    if (!e.aggregate && e.repetition_index >= 0 &&
-        !repetitions_seen.emplace(known->second, e.repetition_index).second)
-      throw InputError(d.run.source + ": " + e.name + ": two rows of repetition " +
-                       std::to_string(e.repetition_index) + " of " +
-                       d.benches[known->second].name.identity);
-    add_entry(d.benches[known->second], e, d.run);
-  }
+      },
+      [&d](std::size_t i, const Entry& e, const std::string&) {
+        add_entry(d.benches[i], e, d.run);
+      });
   for (Bench& b : d.benches)
     for (Metric& m : b.metrics) m.summary = summarize(m, b.repetitions);
   std::vector<Entry>().swap(d.run.entries);  // all in benches now: free the rows early
   return d;
+}
+
+void check_run(const Run& run) {
+  std::unordered_map<std::string, std::size_t> by_identity;
+  group_rows(
+      run, by_identity, [](BenchName) {},
+      [&run](std::size_t, const Entry& e, const std::string& identity) {
+        check_real_time(e, identity, run);
+      });
 }
 
 void apply_filter(RunData& data, const std::regex& filter) {

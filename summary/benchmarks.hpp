@@ -81,6 +81,10 @@ inline bool is_measured_time(double t) {
 // real_time is not is_measured_time.
 RunData digest(Run run);
 
+// What digest refuses, refused the same way, without building the benchmarks (a fraction of the
+// memory: merge checks its runs so).
+void check_run(const Run& run);
+
 // Keeps only the benchmarks whose identity the regex finds (std::regex_search).
 void apply_filter(RunData& data, const std::regex& filter);
 

@@ -19,6 +19,7 @@
 #include "render.hpp"
 #include "report.hpp"
 #include "run_info.hpp"
+#include "salvage.hpp"
 #include "timeline_svg.hpp"
 
 namespace sync_summary {
@@ -36,7 +37,7 @@ struct Options {
   bool metric_given = false;
   CompareOptions compare;  // compare's flags beyond --metric
   std::vector<std::string> files;
-  std::string output;     // merge and timeline --output
+  std::string output;     // merge, salvage and timeline --output
   std::size_t steps = 3;  // timeline --steps
 };
 
@@ -47,7 +48,9 @@ const std::set<std::string>& flags_of(const std::string& command) {
       "gate",   "noise-k", "min-effect-us", "max-noise",         "host-adjust"};
   static const std::set<std::string> merge = {"output", "filter"};
   static const std::set<std::string> timeline = {"output", "filter", "steps"};
+  static const std::set<std::string> salvage = {"output"};
   if (command == "merge") return merge;
+  if (command == "salvage") return salvage;
   if (command == "timeline") return timeline;
   return command == "compare" ? compare : report;
 }
@@ -144,7 +147,7 @@ Options parse_args(const std::vector<std::string>& args) {
     return o;
   }
   if (o.command != "report" && o.command != "dtypes" && o.command != "compare" &&
-      o.command != "merge" && o.command != "timeline")
+      o.command != "merge" && o.command != "timeline" && o.command != "salvage")
     throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
   bool only_files = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
@@ -179,6 +182,8 @@ Options parse_args(const std::vector<std::string>& args) {
   if (o.command == "timeline" && o.files.size() != 1)
     usage(o.command, "needs exactly one TIMELINE.json");
   if (o.command == "timeline" && o.output.empty()) usage(o.command, "needs --output=FILE.svg");
+  if (o.command == "salvage" && o.files.size() != 1) usage(o.command, "needs exactly one IN.json");
+  if (o.command == "salvage" && o.output.empty()) usage(o.command, "needs --output=OUT.json");
   if (o.command == "compare" && o.files.size() != 2)
     usage(o.command, "needs exactly two files, BASE.json and NEW.json");
   if (o.files.empty()) usage(o.command, "needs at least one RUN.json");
@@ -210,12 +215,17 @@ bool has_metric(const std::vector<RunData>& runs, const std::string& metric) {
   return false;
 }
 
-std::vector<RunData> load_all(const Options& o) {
+std::vector<RunData> load_all(const Options& o, std::ostream& err) {
   const std::regex filter = filter_regex(o);
   std::vector<RunData> runs;
   std::size_t kept = 0;
   for (const auto& f : o.files) {
     runs.push_back(digest(load_run(f)));
+    // Said, not hidden: a field that is no number is no counter (a counter written as a string).
+    if (const Run& r = runs.back().run; r.ignored_fields > 0)
+      err << "sync_summary: note: " << printable(f) << ": ignored " << r.ignored_fields
+          << " non-numeric field" << (r.ignored_fields == 1 ? "" : "s") << " (e.g. '"
+          << printable(r.ignored_example) << "'): not counters\n";
     if (o.has_filter) apply_filter(runs.back(), filter);
     kept += runs.back().benches.size();
   }
@@ -258,7 +268,15 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
         << ")\n";
     return 0;
   }
-  std::vector<RunData> runs = load_all(o);
+  if (o.command == "salvage") {
+    const Salvaged s = salvage_file(o.files[0], o.output);
+    err << "sync_summary: salvage: kept " << s.kept << " benchmark" << (s.kept == 1 ? "" : "s")
+        << " of a run cut short after '" << printable(s.last_name) << "'; "
+        << (s.dropped_partial ? "dropped a partial entry" : "no partial entry to drop")
+        << " (wrote " << o.output << ")\n";
+    return 0;
+  }
+  std::vector<RunData> runs = load_all(o, err);
   if (o.metric_given && !has_metric(runs, o.metric))
     throw InputError("no benchmark has the metric '" + o.metric +
                      "' (real_time, cpu_time, or a counter of the runs)");

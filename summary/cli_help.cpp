@@ -22,6 +22,9 @@ commands:
   timeline --output=F.svg TIMELINE.json
                              the first steps of each benchmark's anatomy trace (sync_bench
                              --anatomy_timeline=FILE) as one SVG on one time scale
+  salvage --output=OUT.json IN.json
+                             the complete benchmarks of a run cut short (sync_bench killed
+                             mid-sweep), as a run every command reads
 
 Run 'sync_summary COMMAND --help' for a command's flags.
 exit status: 0 done, 1 regression (compare), 2 bad input or bad command line.
@@ -174,6 +177,26 @@ that ends before it starts, a number that is not finite, no benchmark matching, 
 bad command line.
 )";
 
+constexpr std::string_view kSalvage =
+    R"(usage: sync_summary salvage --output=OUT.json IN.json
+
+A sync_bench killed mid-sweep (a timeout, SIGKILL) leaves Google Benchmark JSON that stops: its
+context, the benchmarks written so far, the last one often cut in the middle, and no closing
+brackets. Every other command refuses it (malformed JSON). salvage writes OUT.json: the context
+and every complete benchmark of IN, byte for byte as Google Benchmark wrote them, then the
+brackets that close them; the partial one is dropped. It says on stderr how many it kept and the
+last one's name. OUT.json is read by report, dtypes, compare and merge as any run.
+
+flags:
+  --output=OUT.json              the file to write (required; may be IN.json itself)
+  --help                         this text
+
+exit status: 0 written, 2 nothing to salvage or bad command line: IN is a complete run (so a
+script may call salvage whenever a run failed), is malformed before its end, is not Google
+Benchmark JSON, has no complete context or no complete benchmark, or its complete benchmarks are
+refused as report refuses them; nothing is written then.
+)";
+
 }  // namespace
 
 std::string_view help_text(std::string_view command) {
@@ -182,6 +205,7 @@ std::string_view help_text(std::string_view command) {
   if (command == "compare") return kCompare;
   if (command == "merge") return kMerge;
   if (command == "timeline") return kTimeline;
+  if (command == "salvage") return kSalvage;
   return kOverview;
 }
 

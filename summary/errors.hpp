@@ -11,6 +11,12 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Input that ends before its JSON does: a run cut short (sync_bench killed mid-sweep). Its
+// message says so, and that `sync_summary salvage` keeps the complete benchmarks.
+struct TruncatedInput : InputError {
+  using InputError::InputError;
+};
+
 // The command line asks for something that does not exist: unknown command, flag or value.
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;

@@ -38,7 +38,9 @@ struct Scalar {
 // benchmark object (3). Values nested deeper than that are skipped.
 class RunBuilder : public nlohmann::json_sax<Json> {
  public:
-  RunBuilder(Run& run, const std::string& source) : run_(run), source_(source) {}
+  // input_end: where the parser meets the end of the input (end_of_input).
+  RunBuilder(Run& run, const std::string& source, std::size_t input_end)
+      : run_(run), source_(source), input_end_(input_end) {}
 
   bool null() override { return value(Scalar{}); }
   bool boolean(bool v) override { return value(Scalar{Scalar::boolean, v, 0.0, nullptr}); }
@@ -55,9 +57,18 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   bool end_object() override { return close(); }
   bool start_array(std::size_t) override { return open(false); }
   bool end_array() override { return close(); }
-  bool parse_error(std::size_t, const std::string&,
+  // position: the bytes the parser had read, the failing one included (one past the end when it
+  // ran out of input).
+  bool parse_error(std::size_t position, const std::string&,
                    const nlohmann::detail::exception& ex) override {
-    throw InputError(source_ + ": malformed JSON: " + clean_message(ex.what()));
+    const std::string what = source_ + ": malformed JSON: " + clean_message(ex.what());
+    // Ran out of input inside the top object (not after it: that is more than one value).
+    const bool top_ended = saw_top_object_ && level_ == Level::none;
+    if (position > input_end_ && !top_ended)
+      throw TruncatedInput(what +
+                           " (a run cut short? `sync_summary salvage` keeps its complete "
+                           "benchmarks)");
+    throw InputError(what);
   }
 
   void finish() const {
@@ -115,8 +126,11 @@ class RunBuilder : public nlohmann::json_sax<Json> {
         key_.clear();
         level_ = Level::entry;
         return true;
-      case Level::context:
       case Level::entry:
+        ignore_field();  // Google Benchmark nests nothing in a row
+        skip_ = 1;
+        return true;
+      case Level::context:
         skip_ = 1;  // caches, load_avg and any other nested value: not used
         return true;
     }
@@ -282,7 +296,13 @@ class RunBuilder : public nlohmann::json_sax<Json> {
       }
       if (e.counters.empty()) e.counters.reserve(counter_ids_.size());
       e.counters.push_back(Counter{id->second, *d});
+    } else {
+      ignore_field();  // a string (not NaN or Infinity), true, false or null: not a counter
     }
+  }
+
+  void ignore_field() {
+    if (run_.ignored_fields++ == 0) run_.ignored_example = key_;
   }
 
   void check_entry(Entry& e) {
@@ -297,6 +317,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
 
   Run& run_;
   const std::string& source_;
+  std::size_t input_end_;
   Level level_ = Level::none;
   int skip_ = 0;  // > 0: inside a nested value that is not read
   std::string key_;
@@ -308,14 +329,65 @@ class RunBuilder : public nlohmann::json_sax<Json> {
   bool saw_benchmarks_ = false;
 };
 
-// A whole file: refuses a blank one with its own message, else parse_run.
-Run parse_file_text(std::string_view text, const std::string& source) {
-  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-    throw InputError(source + ": empty file");
-  return parse_run(text, source);
+// Where the parser meets the end of the text: one past its last byte, or, when the text ends in
+// the first letters of a bare NaN, Infinity or -Infinity (a run cut short in such a word), at its
+// first letter, where the parser stops.
+std::size_t end_of_input(std::string_view text) {
+  for (std::string_view word : {"-Infinity", "Infinity", "NaN"})
+    for (std::size_t len = word.size() - 1; len > 0; --len)
+      if (text.size() >= len && text.substr(text.size() - len) == word.substr(0, len))
+        return text.size() - len;
+  return text.size();
 }
 
 }  // namespace
+
+InputText::InputText(const std::string& path, bool copy) : path_(path) {
+  if (path == "-") {
+    owned_.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>{});
+    text_ = owned_;
+    return;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(path + ": cannot open file: " + std::strerror(errno));
+  struct stat st {};
+  const bool stat_ok = ::fstat(fd, &st) == 0;
+  if (stat_ok && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    throw InputError(path + ": is a directory, not a file");
+  }
+  if (!copy && stat_ok && S_ISREG(st.st_mode) && st.st_size > 0) {
+    // Mapped, not copied: a 60 MB run costs no 60 MB of fresh memory.
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) throw InputError(path + ": cannot read file: " + std::strerror(errno));
+    ::madvise(p, size, MADV_SEQUENTIAL);
+    map_ = p;
+    map_size_ = size;
+    text_ = std::string_view(static_cast<const char*>(p), size);
+    return;
+  }
+  ::close(fd);
+  std::ifstream in(path, std::ios::binary);  // pipes and other files without a size
+  if (!in) throw InputError(path + ": cannot open file");
+  owned_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});
+  text_ = owned_;
+}
+
+void InputText::release_pages() const {
+  if (map_ != nullptr) ::madvise(map_, map_size_, MADV_DONTNEED);
+}
+
+InputText::~InputText() {
+  if (map_ != nullptr) ::munmap(map_, map_size_);
+}
+
+Run parse_input(const InputText& input) {
+  if (input.text().find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw InputError(input.path() + ": empty file");
+  return parse_run(input.text(), input.path());
+}
 
 Run parse_run(std::string_view text, const std::string& source) {
   Run run;
@@ -326,7 +398,7 @@ Run parse_run(std::string_view text, const std::string& source) {
     quoted = quote_non_finite(text);
     text = quoted;
   }
-  RunBuilder builder(run, source);
+  RunBuilder builder(run, source, end_of_input(text));
   try {
     Json::sax_parse(text.data(), text.data() + text.size(), &builder);
   } catch (const nlohmann::json::exception& ex) {
@@ -337,38 +409,7 @@ Run parse_run(std::string_view text, const std::string& source) {
 }
 
 Run load_run(const std::string& path) {
-  if (path == "-") {
-    const std::string text(std::istreambuf_iterator<char>(std::cin),
-                           std::istreambuf_iterator<char>{});
-    return parse_file_text(text, "-");
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw InputError(path + ": cannot open file: " + std::strerror(errno));
-  struct stat st {};
-  const bool stat_ok = ::fstat(fd, &st) == 0;
-  if (stat_ok && S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    throw InputError(path + ": is a directory, not a file");
-  }
-  if (stat_ok && S_ISREG(st.st_mode) && st.st_size > 0) {
-    // Mapped, not copied: a 60 MB run costs no 60 MB of fresh memory.
-    const auto size = static_cast<std::size_t>(st.st_size);
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    ::close(fd);
-    if (p == MAP_FAILED) throw InputError(path + ": cannot read file: " + std::strerror(errno));
-    ::madvise(p, size, MADV_SEQUENTIAL);
-    struct Unmap {
-      void* p;
-      std::size_t n;
-      ~Unmap() { ::munmap(p, n); }
-    } unmap{p, size};
-    return parse_file_text(std::string_view(static_cast<const char*>(p), size), path);
-  }
-  ::close(fd);
-  std::ifstream in(path, std::ios::binary);  // pipes and other files without a size
-  if (!in) throw InputError(path + ": cannot open file");
-  const std::string text(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>{});
-  return parse_file_text(text, path);
+  return parse_input(InputText(path));
 }
 
 }  // namespace sync_summary

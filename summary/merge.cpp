@@ -1,11 +1,12 @@
 #include "merge.hpp"
 
+#include <sys/stat.h>
+
 #include <cmath>
 #include <fstream>
-#include <iterator>
 #include <map>
+#include <memory>
 #include <set>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "benchmarks.hpp"
 #include "errors.hpp"
 #include "gb_json.hpp"
+#include "json_layout.hpp"
 #include "json_sanitize.hpp"
 #include "statistics.hpp"
 
@@ -36,27 +38,45 @@ bool is_bookkeeping(const std::string& key) {
 
 // Google Benchmark's JSON nests four deep (the context's caches); a value nested far deeper is not
 // its output, and a DOM copy of 100,000 levels overflowed the stack.
-constexpr int kMaxDepth = 32;
+constexpr std::size_t kMaxDepth = 32;
 
-// The run as a DOM, to copy its rows. Read first as every command reads a run (types, names,
-// times: digest(load_run)), so that merge refuses what report and compare refuse.
-Json read_json(const std::string& path) {
-  digest(load_run(path));
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("merge: cannot read " + path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (has_non_finite_word(text)) text = quote_non_finite(text);
-  const Json::parser_callback_t not_too_deep = [&path](int depth, Json::parse_event_t, Json&) {
-    if (depth > kMaxDepth)
-      throw InputError(path + ": values nested deeper than " + std::to_string(kMaxDepth) +
-                       " levels: not Google Benchmark JSON");
-    return true;
-  };
-  Json j = Json::parse(text, not_too_deep, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("benchmarks") ||
-      !j["benchmarks"].is_array())
+// The mapped inputs' pages are let go each time the rows read add up to this.
+constexpr std::size_t kReleaseBytes = std::size_t{32} << 20;
+
+// One value of a run's text (a row, the context) as a DOM: small, built when it is needed.
+Json parse_value(std::string_view text) {
+  if (has_non_finite_word(text)) return Json::parse(quote_non_finite(text));
+  return Json::parse(text);
+}
+
+// A run: its text, its context, and where each of its rows lies. Read first as every command reads
+// a run (types, names, times: check_run, digest's checks), so that merge refuses what report and
+// compare refuse; its rows are not held as values.
+struct RunText {
+  std::string source;
+  std::string_view text;
+  Json document;  // {"context": ...} when the run has a context, else {}
+  std::vector<Span> rows;
+  const InputText* file = nullptr;
+};
+
+RunText read_run(const MergeInput& input) {
+  const std::string& path = input.source;
+  if (input.text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw InputError(path + ": empty file");
+  check_run(parse_run(input.text, path));
+  const Layout layout = scan_layout(input.text);
+  if (layout.depth > kMaxDepth)
+    throw InputError(path + ": values nested deeper than " + std::to_string(kMaxDepth) +
+                     " levels: not Google Benchmark JSON");
+  if (!layout.top_is_object || !layout.top_closed || !layout.has_benchmarks ||
+      !layout.benchmarks_closed)
     throw InputError("merge: " + path + " is not a Google Benchmark JSON file");
-  return j;
+  RunText run{path, input.text, Json::object(), layout.entries, input.file};
+  if (layout.has_context) run.document["context"] = parse_value(layout.context.of(input.text));
+  // Read again row by row as it is written: not kept resident while the next run is read.
+  if (input.file) input.file->release_pages();
+  return run;
 }
 
 std::string context_text(const Json& run, const char* key) {
@@ -100,115 +120,207 @@ Json aggregate_row(const Json& first, const std::string& name, const std::string
     a[f] = std::isfinite(v) ? Json(v) : Json("NaN");
     if (f == "cpu_time" && first.contains("time_unit")) a["time_unit"] = first["time_unit"];
   }
+  // A row with a real_time and no cpu_time (Google Benchmark writes both, a file edited by hand
+  // may not): its unit all the same, or every command refuses the aggregate.
+  if (!a.contains("time_unit") && first.contains("time_unit") && a.contains("real_time"))
+    a["time_unit"] = first["time_unit"];
   return a;
 }
 
-}  // namespace
+// A row of the output array: the value's lines indented as the array's elements are.
+void write_row(std::ostream& out, const Json& row, bool first) {
+  const std::string text = row.dump(2);
+  out << (first ? "    " : ",\n    ");
+  std::size_t from = 0;
+  for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+    out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    out << "    ";
+  }
+  out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+}
 
-MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::string& output,
-                        const std::regex* filter) {
+// Where a row is: its run and its bytes.
+struct RowRef {
+  std::size_t run = 0;
+  Span span;
+};
+
+// A merge whose runs were checked: what is written, and from where.
+struct Plan {
+  std::vector<RunText> runs;
+  std::vector<std::string> order;                   // the benchmarks, in the first run's order
+  std::map<std::string, std::vector<RowRef>> rows;  // each one's rows, run by run
+  Json context;                                     // the merged run's
+  std::vector<std::string> run_gpus;                // each run's gpu_uuid
+};
+
+// Every check of a merge; throws InputError.
+Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter) {
   if (inputs.empty()) throw InputError("merge: no RUN.json given");
-  std::vector<Json> runs;
-  for (const std::string& path : inputs) runs.push_back(read_json(path));
+  Plan plan;
+  std::vector<RunText>& runs = plan.runs;
+  for (const MergeInput& input : inputs) runs.push_back(read_run(input));
   for (std::size_t r = 1; r < runs.size(); ++r)
     for (const char* key : kSameContext)
-      if (context_text(runs[r], key) != context_text(runs[0], key))
-        throw InputError("merge: " + inputs[r] + " differs from " + inputs[0] + " in " + key +
-                         " ('" + context_text(runs[r], key) + "' vs '" +
-                         context_text(runs[0], key) +
+      if (context_text(runs[r].document, key) != context_text(runs[0].document, key))
+        throw InputError("merge: " + runs[r].source + " differs from " + runs[0].source + " in " +
+                         key + " ('" + context_text(runs[r].document, key) + "' vs '" +
+                         context_text(runs[0].document, key) +
                          "'): runs from different machines or "
                          "settings are compared, not merged");
 
   // The rows of each benchmark, in the first run's order; every run must have the same set.
-  std::vector<std::string> order;
-  std::map<std::string, std::vector<Json>> rows;
-  std::map<std::string, std::vector<std::string>> gpus;  // each row's run's gpu_uuid
+  std::vector<std::string>& order = plan.order;
+  std::map<std::string, std::vector<RowRef>>& rows = plan.rows;
   std::map<std::string, std::string> units;  // the first run's time_unit of each benchmark
   for (std::size_t r = 0; r < runs.size(); ++r) {
+    const std::string& source = runs[r].source;
     std::map<std::string, int> seen;
-    for (const Json& row : runs[r]["benchmarks"]) {
+    for (const Span& span : runs[r].rows) {
+      const Json row = parse_value(span.of(runs[r].text));
       if (row.value("run_type", "iteration") != "iteration") continue;
       const std::string name = row.value("run_name", row.value("name", ""));
-      if (name.empty()) throw InputError("merge: a row of " + inputs[r] + " has no name");
+      if (name.empty()) throw InputError("merge: a row of " + source + " has no name");
       if (filter && !std::regex_search(name, *filter)) continue;
       if (r == 0 && !rows.count(name)) order.push_back(name);
       if (r > 0 && !rows.count(name))
-        throw InputError("merge: " + name + " is in " + inputs[r] + " but not in " + inputs[0]);
+        throw InputError("merge: " + name + " is in " + source + " but not in " + runs[0].source);
       // The aggregates average the rows' numbers as written: one unit, or they mean nothing.
       const std::string unit = row.value("time_unit", "");
       const auto [first, inserted] = units.emplace(name, unit);
       if (!inserted && first->second != unit)
-        throw InputError("merge: " + name + " is in " + unit + " in " + inputs[r] + " and in " +
-                         first->second + " in " + inputs[0] + ": merge runs of one time unit");
-      rows[name].push_back(row);
-      gpus[name].push_back(context_text(runs[r], "gpu_uuid"));
+        throw InputError("merge: " + name + " is in " + unit + " in " + source + " and in " +
+                         first->second + " in " + runs[0].source + ": merge runs of one time unit");
+      rows[name].push_back(RowRef{r, span});
       ++seen[name];
     }
+    if (runs[r].file) runs[r].file->release_pages();
     for (const std::string& name : order)
       if (!seen.count(name))
-        throw InputError("merge: " + name + " is in " + inputs[0] + " but not in " + inputs[r]);
+        throw InputError("merge: " + name + " is in " + runs[0].source + " but not in " + source);
   }
 
-  Json merged;
-  merged["context"] = runs[0].contains("context") ? runs[0]["context"] : Json::object();
+  const Json& first_run = runs[0].document;
+  Json& context = plan.context;
+  context = first_run.contains("context") ? first_run["context"] : Json::object();
   // Runs from several GPUs of one model may be merged; then the merged run names none, so that
   // compare does not take it for a run of the first one's machine.
   for (std::size_t r = 1; r < runs.size(); ++r)
-    if (context_text(runs[r], "gpu_uuid") != context_text(runs[0], "gpu_uuid"))
-      merged["context"].erase("gpu_uuid");
+    if (context_text(runs[r].document, "gpu_uuid") != context_text(first_run, "gpu_uuid"))
+      context.erase("gpu_uuid");
   if (order.empty()) throw InputError("merge: no benchmark to merge");
   // A run merged before counts as the processes it holds, so that a baseline built up one merge
   // at a time says how many processes it is made of.
   std::size_t processes = 0;
-  for (const Json& run : runs) {
-    const Json* held = run.contains("context") && run["context"].contains("merged_runs")
-                           ? &run["context"]["merged_runs"]
+  for (const RunText& run : runs) {
+    const Json& doc = run.document;
+    const Json* held = doc.contains("context") && doc["context"].contains("merged_runs")
+                           ? &doc["context"]["merged_runs"]
                            : nullptr;
     processes += held && held->is_number_unsigned() ? held->get<std::size_t>() : 1;
   }
-  merged["context"]["merged_runs"] = processes;
-  merged["context"]["repetitions_are"] = "processes";
-  merged["benchmarks"] = Json::array();
+  context["merged_runs"] = processes;
+  context["repetitions_are"] = "processes";
+  for (const RunText& run : runs) plan.run_gpus.push_back(context_text(run.document, "gpu_uuid"));
+  return plan;
+}
+
+// The merged run, one row at a time, as nlohmann::ordered_json's dump(2) of the whole merged
+// document would write it (each row is built as a value only while it is written).
+MergeSummary write_merge(Plan& plan, std::ostream& out) {
+  out << "{\n  \"context\": ";
+  {
+    const std::string text = plan.context.dump(2);
+    std::size_t from = 0;
+    for (std::size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+      out.write(text.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+      out << "  ";
+    }
+    out.write(text.data() + from, static_cast<std::streamsize>(text.size() - from));
+  }
+  out << ",\n  \"benchmarks\": [\n";
   MergeSummary summary;
   std::set<std::string> gpu_set;
-  for (const std::string& name : order) {
-    std::vector<Json>& reps = rows[name];
-    summary.repetitions = reps.size();
+  bool first_row = true;
+  std::size_t read = 0;  // bytes of rows read since the files' pages were let go
+  for (const std::string& name : plan.order) {
+    const std::vector<RowRef>& refs = plan.rows[name];
+    summary.repetitions = refs.size();
     bool any_failed = false;
+    Json first;                       // the first repetition's row, as written
     std::vector<std::string> fields;  // numeric measurements, in the first row's order
     std::map<std::string, std::vector<double>> values;
-    for (auto it = reps.front().begin(); it != reps.front().end(); ++it)
-      if ((it->is_number() || it->is_string()) && !is_bookkeeping(it.key()) &&
-          (it->is_number() || non_finite_value(it->get<std::string>())))
-        fields.push_back(it.key());
-    for (std::size_t i = 0; i < reps.size(); ++i) {
-      Json& row = reps[i];
+    for (std::size_t i = 0; i < refs.size(); ++i) {
+      const RunText& run = plan.runs[refs[i].run];
+      Json row = parse_value(refs[i].span.of(run.text));
+      // The rows are read about in the files' order: what is behind is not needed again.
+      read += refs[i].span.end - refs[i].span.begin;
+      if (read > kReleaseBytes) {
+        for (const RunText& r : plan.runs)
+          if (r.file) r.file->release_pages();
+        read = 0;
+      }
+      if (i == 0)
+        for (auto it = row.begin(); it != row.end(); ++it)
+          if ((it->is_number() || it->is_string()) && !is_bookkeeping(it.key()) &&
+              (it->is_number() || non_finite_value(it->get<std::string>())))
+            fields.push_back(it.key());
       // Each repetition names its GPU (a row merged before keeps its own), so that compare can
       // measure how much the machines of a baseline merged from several differ.
-      if (!row.contains("gpu_uuid") && !gpus[name][i].empty()) row["gpu_uuid"] = gpus[name][i];
+      const std::string& gpu = plan.run_gpus[refs[i].run];
+      if (!row.contains("gpu_uuid") && !gpu.empty()) row["gpu_uuid"] = gpu;
       if (row.contains("gpu_uuid") && row["gpu_uuid"].is_string())
         gpu_set.insert(row["gpu_uuid"].get<std::string>());
       row["name"] = name;
       row["run_name"] = name;
       row["run_type"] = "iteration";
-      row["repetitions"] = reps.size();
+      row["repetitions"] = refs.size();
       row["repetition_index"] = i;
       any_failed = any_failed || failed(row);
       for (const std::string& f : fields)
         values[f].push_back(row.contains(f) ? number(row[f]) : kNaN);
-      merged["benchmarks"].push_back(row);
+      write_row(out, row, first_row);
+      first_row = false;
+      if (i == 0) first = std::move(row);
     }
-    if (any_failed || reps.size() < 2) continue;  // as Google Benchmark: no aggregates then
+    if (any_failed || refs.size() < 2) continue;  // as Google Benchmark: no aggregates then
     for (const char* stat : {"mean", "median", "stddev", "cv"})
-      merged["benchmarks"].push_back(
-          aggregate_row(reps.front(), name, stat, reps.size(), fields, values));
+      write_row(out, aggregate_row(first, name, stat, refs.size(), fields, values), false);
   }
+  out << "\n  ]\n}\n";
+  summary.gpus = gpu_set.size();
+  return summary;
+}
 
-  std::ofstream out(output);
-  out << merged.dump(2) << "\n";
+}  // namespace
+
+MergeSummary merge_texts(const std::vector<MergeInput>& inputs, std::ostream& out,
+                         const std::regex* filter) {
+  Plan plan = plan_merge(inputs, filter);
+  return write_merge(plan, out);
+}
+
+MergeSummary merge_runs(const std::vector<std::string>& inputs, const std::string& output,
+                        const std::regex* filter) {
+  // An input that is the output itself is read into memory, not mapped: writing the output
+  // truncates it.
+  struct stat out_stat {};
+  const bool output_exists = ::stat(output.c_str(), &out_stat) == 0;
+  std::vector<std::unique_ptr<InputText>> files;
+  std::vector<MergeInput> texts;
+  for (const std::string& path : inputs) {
+    struct stat st {};
+    const bool is_output = output_exists && path != "-" && ::stat(path.c_str(), &st) == 0 &&
+                           st.st_dev == out_stat.st_dev && st.st_ino == out_stat.st_ino;
+    files.push_back(std::make_unique<InputText>(path, is_output));
+    texts.push_back(MergeInput{path, files.back()->text(), files.back().get()});
+  }
+  // Checked in full before the output is opened: a refused merge leaves it as it was.
+  Plan plan = plan_merge(texts, filter);
+  std::ofstream out(output, std::ios::binary);
+  const MergeSummary summary = write_merge(plan, out);
   out.close();
   if (!out) throw InputError("merge: cannot write " + output);
-  summary.gpus = gpu_set.size();
   return summary;
 }
 

@@ -48,6 +48,11 @@ struct Run {
   std::map<std::string, std::string, std::less<>> context;  // scalar context fields as text
   std::vector<Entry> entries;
   std::vector<std::string> counter_names;
+  // Fields of the rows that are neither known nor numbers (a counter some tool wrote as a string,
+  // an unknown key with a string, true/false, null or nested value): not counters, so not read.
+  // How many values, and the first one's key. Google Benchmark 1.7.1 and 1.8.3 write none.
+  std::size_t ignored_fields = 0;
+  std::string ignored_example;
 
   const std::string& counter_name(const Counter& c) const { return counter_names[c.name_id]; }
 

@@ -241,6 +241,35 @@ TEST(Cli, SvgChartsWhoseNamesFoldToOneAreBothWritten) {
 
 // --metric names a counter of the runs: an unknown one is bad usage for every command, not a table
 // of dashes.
+// Fields that are no numbers are no counters: report, dtypes and compare say so once per file on
+// stderr (the output is unchanged), and nothing for Google Benchmark's own files.
+TEST(Cli, NonNumericFieldsAreNoted) {
+  std::string text = test::read_file(data_path("gb171_run.json"));
+  const std::string unit = "\"time_unit\": \"ns\"";
+  for (std::size_t at = 0, n = 0; n < 3 && (at = text.find(unit, at)) != std::string::npos; ++n)
+    text.insert(at += unit.size(), ",\n      \"tool_counter\": \"1.5\"");
+  const std::string file = testing::TempDir() + "cli_non_numeric.json";
+  test::write_file(file, text);
+  const std::string note = "sync_summary: note: " + file +
+                           ": ignored 3 non-numeric fields (e.g. 'tool_counter'): "
+                           "not counters\n";
+  const auto r = run({"report", file});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(r.err, note);
+  EXPECT_EQ(run({"dtypes", file}).err, note);
+  const auto c = run({"compare", "--gate=all", data_path("gb171_run.json"), file});
+  EXPECT_EQ(c.rc, 0) << c.err;
+  EXPECT_TRUE(contains(c.err, note)) << c.err;
+  EXPECT_EQ(c.err.find("note:"), c.err.rfind("note:")) << c.err;  // once
+  // The report is what it is without them.
+  test::write_file(file, test::read_file(data_path("gb171_run.json")));
+  const auto plain = run({"report", file});
+  EXPECT_EQ(plain.out, r.out);
+  EXPECT_TRUE(plain.err.empty()) << plain.err;
+  for (const char* gb : {"gb171_run.json", "gb183_run.json", "gb183_skipped.json"})
+    EXPECT_FALSE(contains(run({"report", data_path(gb)}).err, "note:")) << gb;
+}
+
 TEST(Cli, UnknownMetricIsRefused) {
   for (const char* cmd : {"report", "dtypes"}) {
     const auto r = run({cmd, "--metric=nope", data_path("gb171_run.json")});

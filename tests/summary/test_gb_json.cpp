@@ -168,6 +168,32 @@ TEST(GbJson, AcceptsMinimalRun) {
   EXPECT_EQ(run.entries[0].counters.size(), 1u);
 }
 
+// A field that is neither known nor a number is no counter; it is counted, so that report can say
+// so, never taken silently. Known string fields and Google Benchmark's own output count nothing.
+TEST(GbJson, CountsFieldsThatAreNoNumbers) {
+  const sync_summary::Run run = parse_run(
+      "{\"context\": {\"note\": \"a string\", \"caches\": [1]}, \"benchmarks\": [{\"name\": "
+      "\"A/B\", \"run_name\": \"A/B\", \"run_type\": \"iteration\", \"real_time\": 1, "
+      "\"time_unit\": \"us\", \"label\": \"x\", \"big_o\": \"N\", \"gpu_uuid\": \"GPU-1\", "
+      "\"tool_note\": \"by hand\", \"str_counter\": \"12.5\", \"flag\": true, \"none\": null, "
+      "\"nested\": [1, [2]], \"nan_counter\": \"NaN\", \"counter\": 3}, {\"name\": \"A/C\", "
+      "\"real_time\": 1, \"time_unit\": \"us\", \"error_occurred\": true, \"error_message\": "
+      "\"e\", \"skipped\": false, \"skip_message\": \"s\", \"aggregate_unit\": \"time\", "
+      "\"str_counter\": \"7\"}]}",
+      "t.json");
+  EXPECT_EQ(run.ignored_fields, 6u);  // tool_note, str_counter twice, flag, none, nested
+  EXPECT_EQ(run.ignored_example, "tool_note");
+  ASSERT_EQ(run.entries.size(), 2u);
+  EXPECT_EQ(run.entries[0].counters.size(), 2u);  // nan_counter and counter
+  EXPECT_EQ(counter(run, run.entries[0], "str_counter"), -12345.0);
+  EXPECT_TRUE(std::isnan(counter(run, run.entries[0], "nan_counter")));
+  for (const char* file : {"gb171_run.json", "gb171_reps.json", "gb171_aggregates_only.json",
+                           "gb183_run.json", "gb183_skipped.json", "h100_reps_nullkernel.json"}) {
+    const sync_summary::Run gb = load_run(data_path(file));
+    EXPECT_EQ(gb.ignored_fields, 0u) << file << ": " << gb.ignored_example;
+  }
+}
+
 TEST(JsonSanitize, QuotesBareNonFiniteWordsOnly) {
   EXPECT_EQ(quote_non_finite("{\"a\": NaN, \"b\": -Infinity, \"c\": Infinity}"),
             "{\"a\": \"NaN\", \"b\": \"-Infinity\", \"c\": \"Infinity\"}");

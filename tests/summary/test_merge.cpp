@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -251,6 +253,124 @@ TEST(Merge, RefusesWhatReportRefuses) {
   const std::string deep_file = temp("deep");
   test::write_file(deep_file, deep);
   refused(deep_file, "nested deeper than 32 levels");
+}
+
+// The merged file, byte for byte, against files written by merge when it built every run and the
+// output as one nlohmann::ordered_json document (before it streamed them): its numbers, key order
+// and layout are unchanged. Rewritten with SYNC_SUMMARY_UPDATE_GOLDEN=1, as the other golden files.
+TEST(Merge, OutputMatchesGoldenFiles) {
+  struct Case {
+    const char* golden;
+    std::vector<std::string> args;
+  };
+  const std::string dir = std::string(SYNC_SUMMARY_TEST_DATA) + "/";
+  const std::string async = temp("golden_async");
+  const Case cases[] = {
+      // bare NaN and Infinity, errors, skips, aggregates in ms
+      {"merge_183_skipped.json", {dir + "gb183_skipped.json", dir + "gb183_skipped.json"}},
+      // gpu_uuid, repetitions
+      {"merge_h100_async.json", {dir + "h100_async_base.json", dir + "h100_async_repeat.json"}},
+      // a run merged before (the previous case's output), and --filter
+      {"merge_h100_async_again.json", {async, dir + "h100_async_repeat.json"}},
+      {"merge_171_filtered.json",
+       {"--filter=^(NullKernel|SmallGemm/DeviceSync/fp8)", dir + "gb171_run.json",
+        dir + "gb171_run.json", dir + "gb171_run.json"}},
+  };
+  const char* update = std::getenv("SYNC_SUMMARY_UPDATE_GOLDEN");
+  for (const Case& c : cases) {
+    const std::string out = c.golden == std::string("merge_h100_async.json") ? async : temp("out");
+    std::vector<std::string> args = {"merge", "--output=" + out};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = test::run(args);
+    ASSERT_EQ(r.rc, 0) << r.err;
+    const std::string golden = dir + "golden/" + c.golden;
+    if (update && std::string(update) == "1") test::write_file(golden, test::read_file(out));
+    EXPECT_EQ(test::read_file(out), test::read_file(golden)) << c.golden;
+  }
+}
+
+// merge_texts (the fuzz target's) writes what merge_runs writes; and the output may be one of the
+// inputs (a baseline merged into itself): it is read before it is written.
+TEST(Merge, InMemoryAndInPlace) {
+  const std::string a = run_file(0), b = run_file(1);
+  const std::string out = temp("out");
+  merge_runs({a, b}, out);
+  const std::string ta = test::read_file(a), tb = test::read_file(b);
+  std::ostringstream mem;
+  EXPECT_EQ(merge_texts({{a, ta}, {b, tb}}, mem).repetitions, 2u);
+  EXPECT_EQ(mem.str(), test::read_file(out));
+  const auto r = test::run({"merge", "--output=" + a, a, b});
+  EXPECT_EQ(r.rc, 0) << r.err;
+  EXPECT_EQ(test::read_file(a), test::read_file(out));
+}
+
+// Fields that are no numbers (a counter some tool wrote as a string, an unknown key) are not
+// counters: merge keeps them in each row as they are, and averages none of them.
+TEST(Merge, KeepsNonNumericFieldsAsTheyAre) {
+  std::vector<std::string> runs;
+  for (int i = 0; i < 2; ++i) {
+    std::string text = test::read_file(run_file(i));
+    const std::string key = "\"time_unit\": \"us\"";
+    text.replace(
+        text.find(key), key.size(),
+        key + ", \"tool_note\": \"run " + std::to_string(i) +
+            "\", \"str_counter\": \"12.5\", \"flag\": true, \"nested\": [1, {\"x\": null}]");
+    runs.push_back(temp("strings" + std::to_string(i)));
+    test::write_file(runs.back(), text);
+  }
+  const std::string out = temp("out");
+  merge_runs(runs, out);
+  const nlohmann::json m = read_json(out);
+  const auto& rows = m["benchmarks"];
+  ASSERT_EQ(rows.size(), 2u * (2 + 4));
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(rows[i]["tool_note"], "run " + std::to_string(i));
+    EXPECT_EQ(rows[i]["str_counter"], "12.5");
+    EXPECT_EQ(rows[i]["flag"], true);
+    EXPECT_EQ(rows[i]["nested"], nlohmann::json::parse("[1, {\"x\": null}]"));
+  }
+  for (int s = 2; s < 6; ++s) {  // the aggregates: numbers only
+    EXPECT_EQ(rows[s]["run_type"], "aggregate");
+    EXPECT_FALSE(rows[s].contains("tool_note"));
+    EXPECT_FALSE(rows[s].contains("str_counter"));
+    EXPECT_TRUE(rows[s].contains("overhead_us"));
+  }
+  EXPECT_FALSE(rows[6].contains("tool_note"));  // only the row that had it
+}
+
+// merge checks each run as digest does (check_run): two rows of one repetition are refused.
+TEST(Merge, RefusesTwoRowsOfOneRepetition) {
+  std::string text = test::read_file(run_file(0));
+  const std::size_t row = text.find("\n    {");
+  const std::size_t end = text.find('}', row) + 1;
+  text.insert(end, "," + text.substr(row, end - row));
+  const std::string twice = temp("twice");
+  test::write_file(twice, text);
+  try {
+    merge_runs({twice}, temp("out"));
+    ADD_FAILURE() << "merged two rows of one repetition";
+  } catch (const InputError& e) {
+    EXPECT_TRUE(contains(e.what(), "two rows of repetition 0 of NullKernel/DeviceSync"))
+        << e.what();
+  }
+  EXPECT_EQ(test::run({"report", twice}).rc, 2);
+}
+
+// A row with a real_time and no cpu_time: its aggregates still say their unit, so that the merged
+// run is read (the fuzzer's find: tests/data/fuzz/merge_aggregate_without_time_unit.json).
+TEST(Merge, AggregatesWithoutCpuTimeKeepTheirUnit) {
+  std::string text = test::read_file(run_file(0));
+  const std::size_t at = text.find("\"cpu_time\": ");
+  text.erase(at, text.find(", ", at) + 2 - at);
+  const std::string file = temp("no_cpu");
+  test::write_file(file, text);
+  const std::string out = temp("out");
+  merge_runs({file, file}, out);
+  const nlohmann::json m = read_json(out);
+  EXPECT_FALSE(m["benchmarks"][0].contains("cpu_time"));
+  EXPECT_EQ(m["benchmarks"][2]["aggregate_name"], "mean");
+  EXPECT_EQ(m["benchmarks"][2]["time_unit"], "us");
+  EXPECT_EQ(test::run({"report", out}).rc, 0);
 }
 
 }  // namespace
