@@ -6,6 +6,14 @@
 #
 # Exit status: sync_bench's (0 all measured, 1 some benchmark failed: the JSON keeps the rest and
 # the report is printed, 2 bad input or no GPU), or the report's when that fails.
+#
+# A run cut short (sync_bench killed: 128+signal, e.g. 137, or 124 from a timeout wrapper; or
+# run.sh itself interrupted or terminated, as `timeout` and Ctrl-C do) leaves the JSON Google
+# Benchmark was writing cut off after its last complete benchmark. run.sh then moves the raw file
+# to $OUT_JSON.partial, has `sync_summary salvage` write the complete benchmarks to $OUT_JSON,
+# prints the report on them and exits with sync_bench's status (never 0). Where nothing can be
+# salvaged (no sync_summary, no complete benchmark), the raw file stays in $OUT_JSON.partial and
+# nothing measured is removed.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
 for arg in "$@"; do
@@ -19,15 +27,88 @@ stamp="$(date +%Y%m%d-%H%M%S)"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '_' || true)"
 OUT_JSON="${OUT_JSON:-$ROOT/results/${gpu:-gpu}-$stamp.json}"
 mkdir -p "$(dirname "$OUT_JSON")"
+summary="$BUILD_DIR/summary/sync_summary"
+
+# Ctrl-C or a `timeout` on run.sh signals sync_bench and run.sh alike: run.sh notes it and stays
+# to keep what was measured (bash runs the trap once sync_bench has ended).
+interrupted=0
+trap 'interrupted=130' INT
+trap 'interrupted=143' TERM
 "$BUILD_DIR/bench/sync_bench" --benchmark_out="$OUT_JSON" --benchmark_out_format=json "$@"
 status=$?
-if [ $status -ge 2 ] || [ ! -s "$OUT_JSON" ]; then
+if [ $status -eq 0 ] && [ $interrupted -ne 0 ]; then
+  echo "run.sh: interrupted (exit $interrupted); sync_bench had finished: $OUT_JSON is complete" >&2
+  exit $interrupted
+fi
+
+# describe: what ended the run, in words.
+describe() {
+  if [ $status -gt 128 ] && [ $status -lt 160 ]; then
+    local sig
+    sig="$(kill -l $((status - 128)) 2>/dev/null)"
+    echo "sync_bench was killed by SIG${sig:-$((status - 128))} (exit $status)"
+  elif [ $status -eq 124 ]; then
+    echo "sync_bench timed out (exit 124)"
+  else
+    echo "sync_bench exited $status"
+  fi
+}
+
+# salvage_partial: where the run failed and its JSON is not a complete run, keep the raw file as
+# $OUT_JSON.partial and the complete benchmarks in $OUT_JSON; print the report and exit. Returns
+# where the JSON is complete (or, for an ordinary failure, cannot be told: no salvage to ask).
+salvage_partial() {
+  local partial="$OUT_JSON.partial" err rc=0 killed=0
+  { [ $status -gt 128 ] || [ $status -eq 124 ]; } && killed=1
+  if [ ! -x "$summary" ] && [ $killed -eq 0 ]; then
+    return 0
+  fi
+  if ! mv -f "$OUT_JSON" "$partial"; then
+    echo "run.sh: $(describe); could not move its JSON to $partial to salvage it: left in" \
+      "$OUT_JSON, which may be cut off" >&2
+    exit $status
+  fi
+  if [ ! -x "$summary" ]; then
+    echo "run.sh: $(describe) before the run ended; no sync_summary at $summary to salvage" \
+      "the complete benchmarks: the raw, cut-off JSON is kept in $partial" >&2
+    exit $status
+  fi
+  err="$("$summary" salvage "$partial" --output="$OUT_JSON" 2>&1 >/dev/null)" || rc=$?
+  # "complete run" (not "incomplete run"): salvage's word that there is nothing to mend.
+  if [ $rc -eq 2 ] && grep -qiE '(^|[^[:alpha:]])complete run' <<<"$err"; then
+    mv -f "$partial" "$OUT_JSON" && return 0
+    echo "run.sh: $(describe); its complete JSON is in $partial (could not move it back)" >&2
+    exit $status
+  fi
+  if [ $rc -eq 0 ] && [ -s "$OUT_JSON" ]; then
+    [ -n "$err" ] && printf '%s\n' "$err" >&2
+    echo "run.sh: $(describe) before the run ended. $OUT_JSON now holds only the benchmarks" \
+      "that completed (salvaged, see above); the raw, cut-off JSON is kept in $partial." >&2
+    echo "sync_bench: wrote $OUT_JSON (salvaged, incomplete)"
+    "$summary" report "$OUT_JSON" ||
+      echo "run.sh: the report on the salvaged $OUT_JSON failed (exit $?)" >&2
+    exit $status
+  fi
+  rm -f "$OUT_JSON"  # whatever a failed salvage left; what was measured is in $partial
+  printf '%s\n' "$err" >&2
+  echo "run.sh: $(describe) and its JSON is not a complete run; sync_summary salvage could not" \
+    "keep any of it (exit $rc, above): the raw JSON is kept in $partial (nothing removed)" >&2
+  exit $status
+}
+if [ $status -ne 0 ] && [ -s "$OUT_JSON" ]; then
+  salvage_partial
+fi
+
+# A run killed once its JSON was complete (salvage said so) still gets its report.
+ended_by_signal=0
+{ [ $status -gt 128 ] || [ $status -eq 124 ]; } && ended_by_signal=1
+if [ ! -s "$OUT_JSON" ] || { [ $status -ge 2 ] && [ $ended_by_signal -eq 0 ]; }; then
   # Nothing was measured: leave no empty file behind to be mistaken for a run.
   [ -f "$OUT_JSON" ] && [ ! -s "$OUT_JSON" ] && rm -f "$OUT_JSON"
   exit $((status ? status : 2))
 fi
 echo "sync_bench: wrote $OUT_JSON"
-if [ -x "$BUILD_DIR/summary/sync_summary" ]; then
-  "$BUILD_DIR/summary/sync_summary" report "$OUT_JSON" || exit $?
+if [ -x "$summary" ]; then
+  "$summary" report "$OUT_JSON" || exit $?
 fi
 exit $status

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# scripts/run.sh when sync_bench does not finish: a killed run (SIGKILL, or run.sh terminated with
+# it, as `timeout` does) leaves a JSON cut off after its last complete benchmark. run.sh must keep
+# the raw file as OUT_JSON.partial, salvage the complete benchmarks into OUT_JSON, say so, print
+# the report and exit nonzero; where nothing can be salvaged, keep the .partial and remove nothing.
+# A run that failed normally (exit 1, complete JSON) is reported as before.
+#
+# No GPU or build needed: cmake, nvcc and c++ are stubs on PATH (setup.sh builds nothing), and
+# BUILD_DIR is a made-up one with a fake sync_bench and a stub sync_summary (salvage in awk). Where
+# BUILD_DIR_REAL holds a sync_summary that has `salvage`, the killed run is salvaged with it too.
+#
+#   tests/test_run_sh_salvage.sh ROOT [BUILD_DIR_REAL]
+set -uo pipefail
+root="${1:?usage: test_run_sh_salvage.sh ROOT [BUILD_DIR_REAL]}"
+real_build="${2:-}"
+fixture="$root/tests/data/gb171_run.json"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# Stubs: setup.sh finds its tools and builds nothing.
+mkdir -p "$work/bin"
+for tool in cmake nvcc c++; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$tool"; done
+printf '#!/bin/sh\nexit 1\n' >"$work/bin/nvidia-smi"
+chmod +x "$work/bin"/*
+export PATH="$work/bin:$PATH"
+
+# fake_build DIR SUMMARY: a build folder with the fake sync_bench and SUMMARY as its sync_summary.
+fake_build() {
+  mkdir -p "$1/bench" "$1/summary"
+  : >"$1/CMakeCache.txt"
+  : >"$1/build.ninja"
+  cat >"$1/bench/sync_bench" <<'EOF'
+#!/bin/sh
+# FAKE_MODE: killed (JSON cut off in its third benchmark, SIGKILL), killed_with_run_sh (run.sh
+# gets SIGTERM too, as from `timeout`), killed_early (cut off in the first benchmark), failed
+# (complete JSON, exit 1).
+out=
+for a in "$@"; do case "$a" in --benchmark_out=*) out="${a#--benchmark_out=}" ;; esac; done
+case "$FAKE_MODE" in
+  killed | killed_with_run_sh) head -n 90 "$FIXTURE" >"$out" ;;
+  killed_early) head -n 55 "$FIXTURE" >"$out" ;;
+  failed) cat "$FIXTURE" >"$out"; exit 1 ;;
+esac
+[ "$FAKE_MODE" = killed_with_run_sh ] && kill -TERM "$PPID"
+kill -KILL $$
+EOF
+  chmod +x "$1/bench/sync_bench"
+  if [ -n "$2" ]; then cp "$2" "$1/summary/sync_summary"; fi
+}
+
+# A stand-in sync_summary with the salvage contract: exit 0, the complete benchmarks written and a
+# note on stderr; exit 2 for a complete run or none complete. `report` prints a line.
+cat >"$work/stub_summary" <<'EOF'
+#!/bin/sh
+cmd="$1"; shift
+case "$cmd" in
+  report) echo "STUB REPORT on $1"; exit 0 ;;
+  salvage) ;;
+  *) echo "stub: unexpected command $cmd" >&2; exit 2 ;;
+esac
+in="$1"; out="${2#--output=}"
+if [ "$(tail -n 1 "$in")" = "}" ]; then
+  echo "sync_summary salvage: $in is a complete run; nothing to salvage" >&2; exit 2
+fi
+awk -v out="$out" '
+  !body { head = head $0 "\n"; if ($0 ~ /"benchmarks": \[/) body = 1; next }
+  { entry = entry $0 "\n" }
+  /^    },?$/ { sub(/,\n$/, "\n", entry); kept = kept (n ? ",\n" : "") substr(entry, 1, length(entry) - 1); n++; entry = "" }
+  END {
+    if (!n) { print "sync_summary salvage: no complete benchmark" > "/dev/stderr"; exit 2 }
+    printf "%s%s\n  ]\n}\n", head, kept > out
+    printf "sync_summary salvage: kept %d complete benchmarks\n", n > "/dev/stderr"
+  }' "$in"
+EOF
+chmod +x "$work/stub_summary"
+
+# run_case NAME MODE SUMMARY: runs run.sh; sets out, status and json (its OUT_JSON).
+run_case() {
+  local build="$work/build-$1"
+  fake_build "$build" "$3"
+  json="$work/$1/run.json"
+  out="$(BUILD_DIR="$build" OUT_JSON="$json" FAKE_MODE="$2" FIXTURE="$fixture" \
+    "$root/scripts/run.sh" 2>&1)"
+  status=$?
+}
+
+# check_salvaged NAME KEPT: the killed run's status, files and messages (KEPT: a pattern for
+# salvage's count of what it kept, passed on by run.sh).
+check_salvaged() {
+  [ $status -eq 137 ] || fail "$1: exit $status, not sync_bench's 137: $out"
+  [ -s "$json.partial" ] || fail "$1: no raw $json.partial kept: $out"
+  cmp -s <(head -n 90 "$fixture") "$json.partial" || fail "$1: $json.partial is not the raw output"
+  [ -s "$json" ] || fail "$1: nothing salvaged into $json: $out"
+  [ "$(tail -n 1 "$json")" = "}" ] || fail "$1: $json is not a closed JSON"
+  grep -q 'killed by SIGKILL' <<<"$out" || fail "$1: does not say the run was killed: $out"
+  grep -qF "$json.partial" <<<"$out" || fail "$1: does not say where the raw file is: $out"
+  grep -qiE "$2" <<<"$out" || fail "$1: salvage's count of what was kept not shown: $out"
+  [ "$(cd "$(dirname "$json")" && echo *)" = "run.json run.json.partial" ] ||
+    fail "$1: other files left: $(ls "$(dirname "$json")")"
+}
+
+run_case killed killed "$work/stub_summary"
+check_salvaged killed "kept 2 "
+grep -q "STUB REPORT on $json" <<<"$out" || fail "killed: no report on the salvaged run: $out"
+[ "$(grep -c '"name"' "$json")" -eq 2 ] || fail "killed: $json does not hold the 2 complete entries"
+
+run_case with_run_sh killed_with_run_sh "$work/stub_summary"
+check_salvaged with_run_sh "kept 2 "
+grep -q "STUB REPORT on $json" <<<"$out" || fail "with_run_sh: no report: $out"
+
+run_case early killed_early "$work/stub_summary"
+[ $status -eq 137 ] || fail "early: exit $status, not 137: $out"
+[ -s "$json.partial" ] || fail "early: the raw $json.partial is not kept: $out"
+[ ! -e "$json" ] || fail "early: $json written with nothing salvaged"
+grep -q 'no complete benchmark' <<<"$out" || fail "early: salvage's reason not shown: $out"
+grep -qF "$json.partial" <<<"$out" || fail "early: does not say where the raw file is: $out"
+
+run_case none killed ""
+[ $status -eq 137 ] || fail "none: exit $status, not 137: $out"
+[ -s "$json.partial" ] || fail "none: the raw $json.partial is not kept: $out"
+grep -q "no sync_summary" <<<"$out" || fail "none: does not say why nothing was salvaged: $out"
+
+run_case failed failed "$work/stub_summary"
+[ $status -eq 1 ] || fail "failed: exit $status, not 1: $out"
+cmp -s "$fixture" "$json" || fail "failed: the complete $json was changed"
+[ ! -e "$json.partial" ] || fail "failed: a complete run was moved to .partial"
+grep -q "STUB REPORT on $json" <<<"$out" || fail "failed: no report: $out"
+
+# The real sync_summary, where it has salvage.
+real="${real_build:+$real_build/summary/sync_summary}"
+if [ -z "$real" ] || [ ! -x "$real" ]; then
+  echo "SKIPPED the real sync_summary: none built${real:+ at $real}"
+elif grep -q "unknown command 'salvage'" \
+  <<<"$("$real" salvage "$work/none.json" --output="$work/none-out.json" 2>&1)"; then
+  echo "SKIPPED the real sync_summary: $real has no 'salvage' command yet"
+else
+  run_case real killed "$real"
+  check_salvaged real "(^|[^0-9])2([^0-9]|$)"
+  "$real" report "$json" >/dev/null 2>&1 || fail "real: the salvaged $json does not report"
+  run_case real_failed failed "$real"
+  if [ $status -ne 1 ] || [ -e "$json.partial" ] || ! cmp -s "$fixture" "$json"; then
+    fail "real_failed: a complete run (exit 1) was not left as it was: exit $status: $out"
+  fi
+  run_case real_early killed_early "$real"
+  if [ $status -ne 137 ] || [ ! -s "$json.partial" ] || [ -e "$json" ]; then
+    fail "real_early: nothing to salvage, yet exit $status or the files wrong: $out"
+  fi
+  echo "ok: the real sync_summary salvage"
+fi
+
+[ $failures -eq 0 ] || exit 1
+echo "run.sh: killed runs salvaged (raw kept in .partial), unsalvageable ones kept, failures as before"
