@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <string_view>
 
 #include "command.hpp"
 #include "gpu_guard.hpp"
@@ -16,8 +17,10 @@ namespace {
 
 using Rows = std::map<std::string, nlohmann::json>;  // iteration rows by name, no /manual_time
 
-const Rows& family_rows(const std::string& family) {
+// string_view: see tests/summary/test_benchmarks.cpp's bench().
+const Rows& family_rows(std::string_view family_name) {
   static std::map<std::string, Rows> runs;
+  const std::string family(family_name);
   if (const auto it = runs.find(family); it != runs.end()) return it->second;
   Rows& rows = runs[family];
   const nlohmann::json run =

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <string_view>
 
 #include "benchmarks.hpp"
 #include "errors.hpp"
@@ -19,9 +21,11 @@ RunData load(const std::string& name) {
   return digest(load_run(data_path(name)));
 }
 
-const Bench& bench(const RunData& d, const std::string& identity) {
-  const Bench* b = d.find(identity);
-  if (!b) throw std::runtime_error("no benchmark " + identity);
+// string_view, not const std::string&: a literal would bind a temporary to a reference the
+// result seems to depend on (GCC 13's -Wdangling-reference).
+const Bench& bench(const RunData& d, std::string_view identity) {
+  const Bench* b = d.find(std::string(identity));
+  if (!b) throw std::runtime_error("no benchmark " + std::string(identity));
   return *b;
 }
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <string_view>
 
 #include "compare.hpp"
 #include "errors.hpp"
@@ -52,10 +54,11 @@ double standard_error(double mad, std::size_t n) {
   return 1.253 * 1.4826 * mad / std::sqrt(static_cast<double>(n));
 }
 
-const Comparison& row(const CompareResult& res, const std::string& identity) {
+// string_view: see test_benchmarks.cpp's bench().
+const Comparison& row(const CompareResult& res, std::string_view identity) {
   for (const auto& c : res.rows)
     if (c.identity == identity) return c;
-  throw std::runtime_error("not compared: " + identity);
+  throw std::runtime_error("not compared: " + std::string(identity));
 }
 
 TEST(Compare, VerdictsOnHandMadeRuns) {

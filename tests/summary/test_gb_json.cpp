@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <string_view>
 
 #include "errors.hpp"
 #include "gb_json.hpp"
@@ -15,10 +17,11 @@ namespace {
 
 using test::data_path;
 
-const Entry& find_entry(const sync_summary::Run& run, const std::string& name) {
+// string_view: see test_benchmarks.cpp's bench().
+const Entry& find_entry(const sync_summary::Run& run, std::string_view name) {
   for (const auto& e : run.entries)
     if (e.name == name) return e;
-  throw std::runtime_error("no entry " + name);
+  throw std::runtime_error("no entry " + std::string(name));
 }
 
 double counter(const sync_summary::Run& run, const Entry& e, const std::string& name) {

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include "charts.hpp"
 #include "dtypes.hpp"
@@ -30,10 +32,11 @@ std::vector<RunData> load(std::initializer_list<const char*> names) {
   return runs;
 }
 
-const Table& table(const Document& doc, const std::string& title) {
+// string_view: see test_benchmarks.cpp's bench().
+const Table& table(const Document& doc, std::string_view title) {
   for (const Block& b : doc.blocks)
     if (b.kind == Block::Kind::table && b.table.title == title) return b.table;
-  throw std::runtime_error("no table '" + title + "'");
+  throw std::runtime_error("no table '" + std::string(title) + "'");
 }
 
 std::size_t column(const Table& t, const std::string& header, std::size_t nth = 0) {
@@ -42,10 +45,10 @@ std::size_t column(const Table& t, const std::string& header, std::size_t nth = 
   throw std::runtime_error("no column '" + header + "' in " + t.title);
 }
 
-const std::vector<std::string>& row(const Table& t, const std::string& first_cell) {
+const std::vector<std::string>& row(const Table& t, std::string_view first_cell) {
   for (const auto& r : t.rows)
     if (!r.empty() && r[0] == first_cell) return r;
-  throw std::runtime_error("no row '" + first_cell + "' in " + t.title);
+  throw std::runtime_error("no row '" + std::string(first_cell) + "' in " + t.title);
 }
 
 double real(const RunData& d, const std::string& identity) {
