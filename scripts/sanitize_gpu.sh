@@ -61,6 +61,8 @@ for tool in memcheck racecheck synccheck; do
   rc=$?
   summary=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
   echo "compute-sanitizer $tool: exit $rc; ${summary:-no summary}"
+  # No summary: the tool itself failed before checking anything; its last words say why.
+  [ -z "$summary" ] && [ $rc -ne 0 ] && tail -n 5 "$log" | sed 's/^/    /'
   [ $rc -eq 0 ] || status=1
 done
 exit $status

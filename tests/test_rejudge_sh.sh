@@ -8,6 +8,11 @@
 #   tests/test_rejudge_sh.sh ROOT
 set -uo pipefail
 root="${1:?usage: test_rejudge_sh.sh ROOT}"
+script="$root/results/h200/rejudged/rejudge.sh"
+if [ ! -f "$script" ]; then
+  echo "skipped: $script is not in this copy of the tree (results/ left out)"
+  exit 77
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
@@ -15,7 +20,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 h200="$work/h200"
 mkdir -p "$h200/rejudged"
-cp "$root/results/h200/rejudged/rejudge.sh" "$h200/rejudged/"
+cp "$script" "$h200/rejudged/"
 for i in $(seq 1 14); do
   mkdir -p "$h200/gate/call$i" && echo '{}' >"$h200/gate/call$i/clean.json"
 done
