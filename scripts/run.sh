@@ -36,6 +36,10 @@ trap 'interrupted=130' INT
 trap 'interrupted=143' TERM
 "$BUILD_DIR/bench/sync_bench" --benchmark_out="$OUT_JSON" --benchmark_out_format=json "$@"
 status=$?
+# Killed (128+signal) or timed out: the JSON may be cut off even where sync_bench's own status
+# would say "bad input" (>= 2).
+killed=0
+{ [ $status -gt 128 ] || [ $status -eq 124 ]; } && killed=1
 if [ $status -eq 0 ] && [ $interrupted -ne 0 ]; then
   echo "run.sh: interrupted (exit $interrupted); sync_bench had finished: $OUT_JSON is complete" >&2
   exit $interrupted
@@ -58,8 +62,7 @@ describe() {
 # $OUT_JSON.partial and the complete benchmarks in $OUT_JSON; print the report and exit. Returns
 # where the JSON is complete (or, for an ordinary failure, cannot be told: no salvage to ask).
 salvage_partial() {
-  local partial="$OUT_JSON.partial" err rc=0 killed=0
-  { [ $status -gt 128 ] || [ $status -eq 124 ]; } && killed=1
+  local partial="$OUT_JSON.partial" err rc=0
   if [ ! -x "$summary" ] && [ $killed -eq 0 ]; then
     return 0
   fi
@@ -100,9 +103,7 @@ if [ $status -ne 0 ] && [ -s "$OUT_JSON" ]; then
 fi
 
 # A run killed once its JSON was complete (salvage said so) still gets its report.
-ended_by_signal=0
-{ [ $status -gt 128 ] || [ $status -eq 124 ]; } && ended_by_signal=1
-if [ ! -s "$OUT_JSON" ] || { [ $status -ge 2 ] && [ $ended_by_signal -eq 0 ]; }; then
+if [ ! -s "$OUT_JSON" ] || { [ $status -ge 2 ] && [ $killed -eq 0 ]; }; then
   # Nothing was measured: leave no empty file behind to be mistaken for a run.
   [ -f "$OUT_JSON" ] && [ ! -s "$OUT_JSON" ] && rm -f "$OUT_JSON"
   exit $((status ? status : 2))
