@@ -77,8 +77,8 @@ salvage_partial() {
     exit $status
   fi
   err="$("$summary" salvage "$partial" --output="$OUT_JSON" 2>&1 >/dev/null)" || rc=$?
-  # "complete run" (not "incomplete run"): salvage's word that there is nothing to mend.
-  if [ $rc -eq 2 ] && grep -qiE '(^|[^[:alpha:]])complete run' <<<"$err"; then
+  # Exit 3: salvage's status for a complete run, nothing to mend (its message is not read).
+  if [ $rc -eq 3 ]; then
     mv -f "$partial" "$OUT_JSON" && return 0
     echo "run.sh: $(describe); its complete JSON is in $partial (could not move it back)" >&2
     exit $status

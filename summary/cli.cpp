@@ -269,7 +269,13 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
     return 0;
   }
   if (o.command == "salvage") {
-    const Salvaged s = salvage_file(o.files[0], o.output);
+    Salvaged s;
+    try {
+      s = salvage_file(o.files[0], o.output);
+    } catch (const CompleteRun& e) {  // nothing to mend: its own status, nothing written
+      err << "sync_summary: " << printable(e.what()) << "\n";
+      return 3;
+    }
     err << "sync_summary: salvage: kept " << s.kept << " benchmark" << (s.kept == 1 ? "" : "s")
         << " of a run cut short after '" << printable(s.last_name) << "'; "
         << (s.dropped_partial ? "dropped a partial entry" : "no partial entry to drop")

@@ -27,7 +27,8 @@ commands:
                              mid-sweep), as a run every command reads
 
 Run 'sync_summary COMMAND --help' for a command's flags.
-exit status: 0 done, 1 regression (compare), 2 bad input or bad command line.
+exit status: 0 done, 1 regression (compare), 2 bad input or bad command line, 3 nothing to
+salvage in a complete run (salvage).
 )";
 
 constexpr std::string_view kReport = R"(usage: sync_summary report [FLAGS] RUN.json [RUN.json...]
@@ -191,10 +192,11 @@ flags:
   --output=OUT.json              the file to write (required; may be IN.json itself)
   --help                         this text
 
-exit status: 0 written, 2 nothing to salvage or bad command line: IN is a complete run (so a
-script may call salvage whenever a run failed), is malformed before its end, is not Google
-Benchmark JSON, has no complete context or no complete benchmark, or its complete benchmarks are
-refused as report refuses them; nothing is written then.
+exit status: 0 written; 3 IN is a complete run, nothing to salvage (so a script may call salvage
+whenever a run failed, and keep IN as it is on 3); 2 bad command line, or nothing to salvage
+otherwise: IN is empty, is malformed before its end, is not Google Benchmark JSON, has no complete
+context or no complete benchmark, or its complete benchmarks are refused as report refuses them.
+Nothing is written on 2 or 3.
 )";
 
 }  // namespace

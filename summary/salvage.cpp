@@ -21,7 +21,7 @@ Salvaged salvage_text(std::string_view text, const std::string& source) {
   } catch (const InputError& e) {
     throw InputError(std::string(e.what()) + " (not a run cut short: nothing to salvage)");
   }
-  if (complete) throw InputError("nothing to salvage: " + source + " is a complete run");
+  if (complete) throw CompleteRun("nothing to salvage: " + source + " is a complete run");
   const Layout layout = scan_layout(text);
   if (layout.top_closed)  // the parser says it stops early; its brackets say it ended: not salvaged
     throw InputError(source +

@@ -9,7 +9,16 @@
 #include <string>
 #include <string_view>
 
+#include "errors.hpp"
+
 namespace sync_summary {
+
+// salvage_text's refusal of a text that is a complete run: nothing to mend. Its own type (an
+// InputError) so that the CLI gives it its own exit status, 3, and a script that calls salvage
+// whenever a run failed tells "complete" from "cannot be salvaged" without reading the message.
+struct CompleteRun : InputError {
+  using InputError::InputError;
+};
 
 struct Salvaged {
   std::string text;              // Google Benchmark JSON that every command reads
@@ -18,9 +27,10 @@ struct Salvaged {
   bool dropped_partial = false;  // a row was cut in the middle (else the text ended between rows)
 };
 
-// Throws InputError (exit 2) when there is nothing to salvage: the text is a complete run, is not
-// a Google Benchmark run cut short (malformed before its end, not Google Benchmark's shape, no
-// complete context), has no complete row, or its complete rows are refused as report refuses them.
+// Throws CompleteRun (exit 3) when the text is a complete run, and InputError (exit 2) when there
+// is otherwise nothing to salvage: the text is not a Google Benchmark run cut short (empty,
+// malformed before its end, not Google Benchmark's shape, no complete context), has no complete
+// row, or its complete rows are refused as report refuses them.
 Salvaged salvage_text(std::string_view text, const std::string& source);
 
 // salvage_text of the file IN, written to OUT (which may be IN itself).

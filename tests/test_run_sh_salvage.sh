@@ -51,7 +51,9 @@ EOF
 }
 
 # A stand-in sync_summary with the salvage contract: exit 0, the complete benchmarks written and a
-# note on stderr; exit 2 for a complete run or none complete. `report` prints a line.
+# note on stderr; exit 3 for a complete run, 2 for none complete; nothing written on 2 or 3.
+# `report` prints a line. STUB_COMPLETE_EXIT and STUB_COMPLETE_MESSAGE change what it does for a
+# complete run, so that a run.sh that read the message rather than the status fails.
 cat >"$work/stub_summary" <<'EOF'
 #!/bin/sh
 cmd="$1"; shift
@@ -62,7 +64,8 @@ case "$cmd" in
 esac
 in="$1"; out="${2#--output=}"
 if [ "$(tail -n 1 "$in")" = "}" ]; then
-  echo "sync_summary salvage: $in is a complete run; nothing to salvage" >&2; exit 2
+  echo "${STUB_COMPLETE_MESSAGE:-sync_summary: nothing to salvage: $in is a complete run}" >&2
+  exit "${STUB_COMPLETE_EXIT:-3}"
 fi
 awk -v out="$out" '
   !body { head = head $0 "\n"; if ($0 ~ /"benchmarks": \[/) body = 1; next }
@@ -128,6 +131,24 @@ cmp -s "$fixture" "$json" || fail "failed: the complete $json was changed"
 [ ! -e "$json.partial" ] || fail "failed: a complete run was moved to .partial"
 grep -q "STUB REPORT on $json" <<<"$out" || fail "failed: no report: $out"
 
+# run.sh decides on salvage's status, not its words: exit 3 is "complete" whatever it says ...
+export STUB_COMPLETE_MESSAGE="stub: whole already; nothing to mend"
+run_case failed_other_words failed "$work/stub_summary"
+[ $status -eq 1 ] || fail "failed_other_words: exit $status, not 1: $out"
+cmp -s "$fixture" "$json" || fail "failed_other_words: exit 3 (complete) changed $json"
+[ ! -e "$json.partial" ] || fail "failed_other_words: exit 3 (complete) left a .partial: $out"
+grep -q "STUB REPORT on $json" <<<"$out" || fail "failed_other_words: no report: $out"
+# ... and exit 2 is "cannot be salvaged" even where the message says "complete run": the raw JSON
+# stays in .partial, nothing is taken for complete.
+export STUB_COMPLETE_EXIT=2 STUB_COMPLETE_MESSAGE="sync_summary: nothing to salvage: a complete run"
+run_case failed_exit2 failed "$work/stub_summary"
+[ $status -eq 1 ] || fail "failed_exit2: exit $status, not 1: $out"
+cmp -s "$fixture" "$json.partial" || fail "failed_exit2: taken for complete (no raw .partial)"
+[ ! -e "$json" ] || fail "failed_exit2: exit 2 taken for complete ($json left): $out"
+grep -q "could not keep any of it (exit 2" <<<"$out" ||
+  fail "failed_exit2: salvage's exit 2 not said: $out"
+unset STUB_COMPLETE_EXIT STUB_COMPLETE_MESSAGE
+
 # The real sync_summary, where it has salvage.
 real="${real_build:+$real_build/summary/sync_summary}"
 if [ -z "$real" ] || [ ! -x "$real" ]; then
@@ -136,6 +157,11 @@ elif grep -q "unknown command 'salvage'" \
   <<<"$("$real" salvage "$work/none.json" --output="$work/none-out.json" 2>&1)"; then
   echo "SKIPPED the real sync_summary: $real has no 'salvage' command yet"
 else
+  cp "$fixture" "$work/complete.json"
+  "$real" salvage "$work/complete.json" --output="$work/complete-out.json" >/dev/null 2>&1
+  rc=$?
+  [ $rc -eq 3 ] || fail "real: salvage of a complete run exits $rc, not 3"
+  [ ! -e "$work/complete-out.json" ] || fail "real: salvage of a complete run wrote its output"
   run_case real killed "$real"
   check_salvaged real "(^|[^0-9])2([^0-9]|$)"
   "$real" report "$json" >/dev/null 2>&1 || fail "real: the salvaged $json does not report"

@@ -1,6 +1,7 @@
 // salvage: a run cut short (sync_bench killed mid-sweep) keeps its context and every complete row,
-// byte for byte, and becomes a run every command reads; anything else is refused (exit 2), and
-// the other commands' message for a run cut short points to salvage.
+// byte for byte, and becomes a run every command reads; a complete run is refused with its own
+// exit status (3), anything else with exit 2, and the other commands' message for a run cut short
+// points to salvage.
 
 #include <gtest/gtest.h>
 
@@ -68,11 +69,12 @@ void check_every_cut(const std::string& file, std::size_t step, std::size_t rows
       try {
         salvage_text(text, "cut.json");
         ADD_FAILURE() << file << " cut at " << cut << " was salvaged";
+      } catch (const CompleteRun& e) {
+        EXPECT_TRUE(complete) << file << " cut at " << cut << ": " << e.what();
+        EXPECT_EQ(std::string(e.what()), "nothing to salvage: cut.json is a complete run");
       } catch (const InputError& e) {
-        if (complete)
-          EXPECT_TRUE(contains(e.what(), "nothing to salvage: cut.json is a complete run"));
-        else
-          EXPECT_TRUE(contains(e.what(), "no complete")) << e.what();
+        EXPECT_FALSE(complete) << file << " cut at " << cut << ": " << e.what();
+        EXPECT_TRUE(contains(e.what(), "no complete")) << e.what();
       }
       continue;
     }
@@ -111,16 +113,20 @@ TEST(Salvage, EveryCutKeepsTheCompleteRowsByteForByte) {
 }
 
 TEST(Salvage, RefusesWhatIsNotARunCutShort) {
-  const auto refused = [](const std::string& text, const std::string& message) {
+  // Every refusal is an InputError; only a complete run's is a CompleteRun (the CLI's exit 3).
+  const auto refused = [](const std::string& text, const std::string& message,
+                          bool complete = false) {
     try {
       salvage_text(text, "in.json");
       ADD_FAILURE() << text.substr(0, 80);
     } catch (const InputError& e) {
       EXPECT_TRUE(contains(e.what(), message)) << e.what();
+      EXPECT_EQ(dynamic_cast<const CompleteRun*>(&e) != nullptr, complete) << e.what();
     }
   };
   const std::string whole = read_file(data_path("gb183_skipped.json"));
-  refused(whole, "nothing to salvage: in.json is a complete run");
+  refused(whole, "nothing to salvage: in.json is a complete run", true);
+  refused(whole + "\n\n", "nothing to salvage: in.json is a complete run", true);
   refused("", "empty file");
   refused("garbage", "not a run cut short");
   refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\"} x", "not a run cut short");
@@ -140,8 +146,8 @@ TEST(Salvage, RefusesWhatIsNotARunCutShort) {
   refused(whole + "[1, ", "not a run cut short");
 }
 
-// The command: OUT is a run every command reads; exit 2 and nothing written when there is nothing
-// to salvage; IN may be OUT.
+// The command: OUT is a run every command reads; exit 3 and nothing written for a complete run,
+// exit 2 and nothing written when there is otherwise nothing to salvage; IN may be OUT.
 TEST(Salvage, CommandWritesARunEveryCommandReads) {
   const std::string whole = read_file(data_path("gb171_reps.json"));
   const std::vector<std::size_t> ends = row_ends(whole);
@@ -177,11 +183,22 @@ TEST(Salvage, CommandWritesARunEveryCommandReads) {
   EXPECT_EQ(test::run({"merge", "--output=" + merged, out, out}).rc, 0);
   EXPECT_EQ(test::run({"report", merged}).rc, 0);
 
-  // Only on failure: a complete run is refused (exit 2), and OUT is left alone.
+  // Only on failure: a complete run is refused with its own status (3), and OUT is left alone.
+  const std::string merged_before = read_file(merged);
   const auto again = test::run({"salvage", out, "--output=" + merged});
-  EXPECT_EQ(again.rc, 2);
+  EXPECT_EQ(again.rc, 3);
+  EXPECT_TRUE(again.out.empty());
   EXPECT_EQ(again.err, "sync_summary: nothing to salvage: " + out + " is a complete run\n");
+  EXPECT_EQ(read_file(merged), merged_before);
   EXPECT_EQ(test::run({"report", merged}).rc, 0);
+  // Nor is a new OUT written, or IN changed when it is OUT.
+  const std::string unwritten = temp("unwritten");
+  std::filesystem::remove(unwritten);
+  EXPECT_EQ(test::run({"salvage", out, "--output=" + unwritten}).rc, 3);
+  EXPECT_FALSE(std::filesystem::exists(unwritten));
+  const std::string out_before = read_file(out);
+  EXPECT_EQ(test::run({"salvage", out, "--output=" + out}).rc, 3);
+  EXPECT_EQ(read_file(out), out_before);
 
   // Cut between two rows: nothing partial to drop.
   test::write_file(in, whole.substr(0, ends[3] + 2));
@@ -195,7 +212,7 @@ TEST(Salvage, CommandWritesARunEveryCommandReads) {
   EXPECT_EQ(test::run({"salvage", in, "--output=" + in}).rc, 0);
   EXPECT_EQ(read_file(in), whole.substr(0, ends[5]) + "\n  ]\n}\n");
 
-  // Refused: nothing written.
+  // Refused otherwise: exit 2 (not 3), nothing written.
   const std::string none = temp("none");
   std::filesystem::remove(none);
   test::write_file(in, whole.substr(0, ends[0] - 10));
@@ -204,6 +221,21 @@ TEST(Salvage, CommandWritesARunEveryCommandReads) {
   EXPECT_TRUE(contains(first_cut.err, "no complete benchmark to salvage")) << first_cut.err;
   EXPECT_EQ(test::run({"salvage", data_path("not_gb_trace.json"), "--output=" + none}).rc, 2);
   EXPECT_EQ(test::run({"salvage", data_path("no_such_file.json"), "--output=" + none}).rc, 2);
+  for (const std::string& text : {std::string(), std::string(" \n"), std::string("garbage"),
+                                  whole + "{", whole.substr(0, 200)}) {
+    test::write_file(in, text);
+    const auto r = test::run({"salvage", in, "--output=" + none});
+    EXPECT_EQ(r.rc, 2) << r.err;
+    EXPECT_FALSE(contains(r.err, "is a complete run")) << r.err;
+  }
+  std::string bad = whole;     // a complete row that report refuses
+  for (int i = 0; i < 2; ++i)  // name and run_name
+    bad.replace(bad.find("NullKernel/Async/manual_time"), 28, "BM_memcpy/8");
+  test::write_file(in, bad.substr(0, row_ends(bad)[0] + 20));
+  const auto refused_rows = test::run({"salvage", in, "--output=" + none});
+  EXPECT_EQ(refused_rows.rc, 2);
+  EXPECT_TRUE(contains(refused_rows.err, "(in the complete rows: nothing salvaged)"))
+      << refused_rows.err;
   EXPECT_FALSE(std::filesystem::exists(none));
 
   // Usage.
@@ -213,6 +245,7 @@ TEST(Salvage, CommandWritesARunEveryCommandReads) {
   const auto help = test::run({"salvage", "--help"});
   EXPECT_EQ(help.rc, 0);
   EXPECT_TRUE(contains(help.out, "usage: sync_summary salvage --output=OUT.json IN.json"));
+  EXPECT_TRUE(contains(help.out, "exit status: 0 written; 3 IN is a complete run")) << help.out;
   EXPECT_TRUE(contains(test::run({"--help"}).out, "  salvage --output=OUT.json IN.json"));
 }
 
