@@ -1,7 +1,7 @@
 #pragma once
 // The sync_summary command line: parses the arguments, runs one command, writes its output.
 // Exit status: 0 done (compare: no regression), 1 compare found a regression, 2 bad input or
-// bad usage (one message on err, never a crash).
+// bad usage (one message on err, never a crash), 3 salvage was given a complete run.
 
 #include <ostream>
 #include <string>

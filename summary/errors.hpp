@@ -1,5 +1,6 @@
 #pragma once
-// The two ways sync_summary refuses to go on; the CLI turns both into one message and exit 2.
+// The two ways sync_summary refuses to go on; the CLI turns both into one message and exit 2
+// (salvage's CompleteRun, an InputError, into exit 3).
 
 #include <stdexcept>
 
