@@ -1,0 +1,223 @@
+#!/usr/bin/env bash
+# Judges issue 8's "done" list (do sync_bench's numbers reproduce on this GPU machine?) from the
+# folders of several device calls, each written by scripts/acceptance_call.sh. No GPU needed.
+# One line a criterion, PASS or FAIL with the numbers behind it, then a few lines marked "info"
+# that no criterion covers:
+#   test.sh        every scripts/test.sh run on a fresh copy passed, and at least 5 ran
+#   fidelity       every test_fidelity run (in test.sh and alone) passed, and at least 10 ran
+#   false alarms   scripts/gate_rates.sh over the calls' clean runs (3 calls or more): none
+#   detection      +1 us host, +10% host and +10% GPU against the same call's clean run: each
+#                  flagged on at least 95% of the gated rows it was applied to
+#   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads: in
+#                  every call, 6 processes or more, each within +-5% of the call's median
+#   biggemm        BigGemm DeviceSync n=8192, every dtype and backend: in every process, the paired
+#                  overhead under 3% of that process's Async step
+#   sweep          scripts/run.sh (the default sweep) under 180 s, --benchmark_filter=SmallGemm
+#                  under 30 s, both without error
+#
+#   scripts/acceptance.sh DIR...
+#
+# A criterion with no run behind it is a FAIL ("not run"), never a PASS. Environment:
+# SYNC_SUMMARY (default: the repository's build/). Exit status: 0 every criterion met, 1 some not
+# met, 2 bad input (no DIR, a DIR without summary.txt, no sync_summary, a run it cannot read).
+set -uo pipefail
+export LC_ALL=C  # sort and join agree on the order
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+summary_tool="${SYNC_SUMMARY:-$ROOT/build/summary/sync_summary}"
+usage() { sed -n '2,22s/^# \{0,1\}//p' "$0"; }
+bad() {
+  echo "acceptance.sh: $*" >&2
+  exit 2
+}
+case "${1:-}" in -h | --help) usage; exit 0 ;; '') usage >&2; exit 2 ;; esac
+dirs=("$@")
+for d in "${dirs[@]}"; do
+  [ -r "$d/summary.txt" ] || bad "no $d/summary.txt (a folder scripts/acceptance_call.sh wrote)"
+done
+[ -x "$summary_tool" ] || bad "no sync_summary at $summary_tool (build it, or set SYNC_SUMMARY)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+met=0
+criteria=0
+verdict() {  # verdict OK NAME TEXT: one criterion's line
+  criteria=$((criteria + 1))
+  if [ "$1" -eq 1 ]; then
+    met=$((met + 1))
+    printf 'PASS  %-13s %s\n' "$2" "$3"
+  else
+    printf 'FAIL  %-13s %s\n' "$2" "$3"
+  fi
+}
+info() { printf 'info  %-13s %s\n' "$1" "$2"; }
+# lines PATTERN: the matching lines of every DIR's summary.txt, in DIR order, each "DIR: line".
+lines() {
+  for d in "${dirs[@]}"; do grep -E "$1" "$d/summary.txt" | sed "s|^|$d: |"; done
+}
+
+echo "acceptance.sh: ${#dirs[@]} device calls: ${dirs[*]}"
+gpus="$(lines '^gpu: ' | sed -E 's/^[^:]*: gpu: //' | sort | uniq -c | sed -E 's/^ +//')"
+info gpus "$(echo "$gpus" | sed -E 's/\(UUID: (GPU-[0-9a-f]{8})[^)]*\)/\1/' | paste -sd ';' -)"
+[ "$(echo "$gpus" | sed -E 's/.*: (.*) \(UUID.*/\1/' | sort -u | wc -l)" -le 1 ] ||
+  info gpus "the calls ran on different GPU models: judge one model at a time"
+
+# --- test.sh and test_fidelity: every run passed, and enough of them.
+# count_runs PATTERN PASSED_REGEX NEED NAME WHAT
+count_runs() {
+  local all passed failed
+  all="$(lines "$1")"
+  [ -n "$all" ] || { verdict 0 "$4" "not run (need $3 $5)"; return; }
+  passed=$(grep -cE "$2" <<<"$all")
+  failed="$(grep -vE "$2" <<<"$all" | sed -E 's/^([^:]*): ([^:]*):.*/\1 \2/' | paste -sd ',' -)"
+  local total
+  total=$(wc -l <<<"$all")
+  if [ "$passed" -eq "$total" ] && [ "$total" -ge "$3" ]; then
+    verdict 1 "$4" "$passed of $total passed (need $3 $5, none failing)"
+  elif [ "$passed" -eq "$total" ]; then
+    verdict 0 "$4" "$passed of $total passed: too few (need $3 $5)"
+  else
+    verdict 0 "$4" "$passed of $total passed; failed: $failed"
+  fi
+}
+count_runs '^test\.sh [0-9]+: ' ': exit 0,' 5 test.sh 'runs on a fresh copy'
+count_runs '^test_fidelity [0-9]+ ' '\): Passed' 10 fidelity 'runs'
+
+# --- the gate: false alarms between calls, detection within a call.
+gate_dirs=()
+for d in "${dirs[@]}"; do [ -r "$d/clean.json" ] && gate_dirs+=("$d"); done
+if [ ${#gate_dirs[@]} -lt 1 ]; then
+  verdict 0 "false alarms" "not run (need clean runs from 3 device calls)"
+  verdict 0 detection "not run (need the injected runs of scripts/gate_runs.sh)"
+else
+  SYNC_SUMMARY="$summary_tool" "$ROOT/scripts/gate_rates.sh" "${gate_dirs[@]}" >"$work/rates.txt" 2>&1 ||
+    bad "scripts/gate_rates.sh failed: $(tail -3 "$work/rates.txt")"
+  # total KEY: "HIT TOTAL" summed over the totals lines that start with KEY (the host cost hidden
+  # behind a GPU-bound step that never blocks is not counted, as gate_rates.sh says).
+  total() {
+    sed -n '/^Totals:/,$p' "$work/rates.txt" | grep -F "  $1" | grep -vF '(not counted)' |
+      sed -E 's/.*: ([0-9]+) of ([0-9]+) flagged/\1 \2/' | awk '{ h += $1; n += $2 } END { print h + 0, n + 0 }'
+  }
+  read -r fa fn < <(total 'false alarms:')
+  if [ ${#gate_dirs[@]} -lt 3 ]; then
+    verdict 0 "false alarms" "$fa of $fn rows flagged, but only ${#gate_dirs[@]} calls (need 3)"
+  else
+    [ "$fa" -eq 0 ] && [ "$fn" -gt 0 ] && ok=1 || ok=0
+    verdict "$ok" "false alarms" "$fa of $fn gated rows flagged, clean vs clean over ${#gate_dirs[@]} calls (need 0)"
+  fi
+  pct() { awk -v h="$1" -v n="$2" 'BEGIN { printf "%.1f%%", n ? 100 * h / n : 0 }'; }
+  ok=1
+  text=''
+  for run in host1us host10 gpu10; do
+    read -r h n < <(total "detection, same call, $run:")
+    [ "$n" -gt 0 ] && [ $((h * 100)) -ge $((n * 95)) ] || ok=0
+    text+="$run $h of $n ($(pct "$h" "$n")), "
+    read -r h n < <(total "detection, across calls, $run:")
+    [ "$n" -gt 0 ] && info "across calls" "$run: $h of $n flagged ($(pct "$h" "$n")) against another call's clean run"
+  done
+  verdict "$ok" detection "${text%, } flagged, same call (need 95% each)"
+fi
+
+# csv FILE METRIC REGEX: sync_summary's CSV of the rows, "name median min max reps" a line.
+csv() {
+  "$summary_tool" report --format=csv --metric="$2" --filter="$3" "$1" 2>"$work/csv.err" |
+    awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+             $col["status"] == "ok" { print $col["benchmark"], $col["median"], $col["min"], $col["max"], $col["repetitions"] }' ||
+    bad "sync_summary report $1 failed: $(cat "$work/csv.err")"
+}
+
+# --- headline overheads: each call's processes within +-5% of their median.
+ok=1
+text=''
+found=0
+for d in "${dirs[@]}"; do
+  [ -r "$d/headline.json" ] || continue
+  found=1
+  rows="$(csv "$d/headline.json" overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$')" || exit 2
+  [ "$(wc -l <<<"$rows")" -eq 2 ] || { ok=0; text+="$d: the two rows are not both there; "; continue; }
+  while read -r name med lo hi reps; do
+    line="$(awk -v n="$name" -v m="$med" -v l="$lo" -v h="$hi" -v r="$reps" 'BEGIN {
+      dl = 100 * (l / m - 1); dh = 100 * (h / m - 1)
+      printf "%s %.2f us (%.2f-%.2f, %+.1f%%/%+.1f%%, %d processes)", n, m, l, h, dl, dh, r
+      exit !(r >= 6 && dl >= -5 && dh <= 5) }')" || ok=0
+    text+="$d: $line; "
+  done <<<"$rows"
+done
+if [ $found -eq 0 ]; then
+  verdict 0 headline "not run (need 6 processes of the headline rows in a call)"
+else
+  verdict "$ok" headline "${text%; } (need +-5% of the call's median, 6 processes or more)"
+fi
+
+# --- BigGemm n=8192: the sync's cost under 3% of the step in every process. Each process's
+# overhead over its own Async step: the processes' JSON is in logs.tar.gz (biggemm/run-*.json).
+mkdir -p "$work/big"
+i=0
+for d in "${dirs[@]}"; do
+  i=$((i + 1))
+  { [ -r "$d/logs.tar.gz" ] && tar tzf "$d/logs.tar.gz" 2>/dev/null | grep -q '^\./biggemm/run-'; } ||
+    continue
+  { mkdir -p "$work/x$i" && tar xzf "$d/logs.tar.gz" -C "$work/x$i" ./biggemm; } ||
+    bad "cannot read biggemm/ from $d/logs.tar.gz"
+  for f in "$work/x$i"/biggemm/run-*.json; do mv "$f" "$work/big/call$i-${f##*/}"; done
+done
+big=("$work"/big/*.json)
+if [ ! -e "${big[0]}" ]; then
+  verdict 0 biggemm "not run (need BigGemm Async/DeviceSync n=8192)"
+else
+  # per_run METRIC: "run/benchmark value" a line, one per process and row.
+  per_run() {
+    "$summary_tool" report --format=csv --metric="$1" --filter='^BigGemm/DeviceSync/.*/n:8192$' \
+      "${big[@]}" 2>"$work/csv.err" |
+      awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+               $col["status"] == "ok" { print $col["run"] "/" $col["benchmark"], $col["median"] }' |
+      sort || bad "sync_summary report of BigGemm's processes failed: $(cat "$work/csv.err")"
+  }
+  per_run overhead_us >"$work/over.txt" || exit 2
+  per_run baseline_us >"$work/base.txt" || exit 2
+  # One line a dtype and backend: name, processes, median and largest overhead in % of the step.
+  join "$work/over.txt" "$work/base.txt" |
+    awk '{ name = $1; sub(/^[^/]*\//, "", name); print name, 100 * $2 / $3 }' |
+    sort -k1,1 -k2,2g |
+    awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
+         END { for (r in v) { k = split(substr(v[r], 2), x, " ");
+               m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2;
+               printf "%s %d %.2f %.2f\n", r, k, m, x[k] } }' | sort >"$work/big.txt"
+  if [ ! -s "$work/big.txt" ]; then
+    verdict 0 biggemm "no BigGemm/DeviceSync n=8192 row measured"
+  else
+    over="$(awk '$4 >= 3 { printf "%s%s %.2f%%", sep, $1, $4; sep = ", " }' "$work/big.txt")"
+    range="$(awk 'NR == 1 || $4 > w { w = $4 } NR == 1 || $3 < m { m = $3 } NR == 1 || $3 > M { M = $3 }
+      NR == 1 || $2 < p { p = $2 }
+      END { printf "%d dtype/backend rows, %d processes or more: medians %.2f-%.2f%%, worst process %.2f%%", NR, p, m, M, w }' "$work/big.txt")"
+    if [ -z "$over" ]; then
+      verdict 1 biggemm "$range (need under 3% in every process)"
+    else
+      verdict 0 biggemm "$range; 3% or more: $over (need under 3% in every process)"
+    fi
+  fi
+fi
+
+# --- the sweep's time.
+sweeps="$(lines '^sweep: run\.sh exit ')"
+smalls="$(lines '^smallgemm: exit ')"
+if [ -z "$sweeps" ] || [ -z "$smalls" ]; then
+  verdict 0 sweep "not run (need scripts/run.sh and --benchmark_filter=SmallGemm timed)"
+else
+  # check LINES LIMIT: "SLOWEST FAILURES" over the lines ("... exit RC, T s"); false where the
+  # slowest is not under LIMIT or one failed.
+  check() {
+    sed -E 's/.* exit ([0-9]+), ([0-9]+) s.*/\1 \2/' <<<"$1" |
+      awk -v lim="$2" '{ if ($2 > w) w = $2; if ($1 != 0) f++ } END { printf "%d %d\n", w, f; exit !(w < lim && f == 0) }'
+  }
+  ok=1
+  res="$(check "$sweeps" 180)" || ok=0
+  read -r ws wf <<<"$res"
+  res="$(check "$smalls" 30)" || ok=0
+  read -r ss sf <<<"$res"
+  verdict "$ok" sweep "run.sh at most ${ws} s over $(wc -l <<<"$sweeps") runs ($wf failed), SmallGemm at most ${ss} s over $(wc -l <<<"$smalls") ($sf failed) (need under 180 s and 30 s)"
+fi
+
+skipped="$(lines '^skipped ')"
+[ -z "$skipped" ] || info skipped "$(sed -E 's/: skipped ([a-z]+):.*/: \1/' <<<"$skipped" | paste -sd ',' -)"
+echo "Result: $met of $criteria criteria met"
+[ "$met" -eq "$criteria" ]

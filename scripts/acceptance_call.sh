@@ -1,0 +1,184 @@
+#!/usr/bin/env bash
+# One device call's share of the runs that decide whether sync_bench's numbers reproduce on a GPU
+# machine (issue 8's "done" list); scripts/acceptance.sh judges the folders of several calls.
+# Run it on the GPU machine from the repository root; every part runs on a fresh copy of the tree
+# (no build folder, no .git, no results/), one part after the other:
+#   test      scripts/test.sh on a new fresh copy (the build the later parts use)
+#   fidelity  test_fidelity alone again (ctest), on the last build
+#   gate      scripts/gate_runs.sh: clean, host1us, host10, gpu10 (PROCESSES processes each)
+#   headline  NullKernel and SmallGemm fp16 n=512 Async/DeviceSync in HEADLINE_PROCESSES processes
+#   biggemm   BigGemm Async/DeviceSync n=8192, every dtype, in BIGGEMM_PROCESSES processes
+#   sweep     scripts/run.sh (build, default sweep, report), then --benchmark_filter=SmallGemm
+#
+#   scripts/acceptance_call.sh OUT [PART...]   (default: test gate headline biggemm fidelity)
+#
+# A part repeats as often as it is named. A part that would not end within BUDGET_S seconds of the
+# start (default 560: a device call may run 600) is skipped, and says so; each part also runs under
+# a timeout of what is left, so the call ends in time and keeps what it measured. OUT gets at most
+# 8 files (what a device call brings back): summary.txt (one line per part, what acceptance.sh
+# reads), clean/host1us/host10/gpu10.json, headline.json, biggemm.json (each the merge of its
+# processes) and logs.tar.gz (every log, and the sweep's JSON).
+#
+# Environment: BUDGET_S, PROCESSES (default 10), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2).
+# Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
+set -uo pipefail
+usage() { sed -n '2,25s/^# \{0,1\}//p' "$0"; }
+bad() {
+  echo "acceptance_call.sh: $*" >&2
+  usage >&2
+  exit 2
+}
+case "${1:-}" in -h | --help) usage; exit 0 ;; '' | -*) bad "missing OUT" ;; esac
+out="$1"
+shift
+parts=("$@")
+[ ${#parts[@]} -ge 1 ] || parts=(test gate headline biggemm fidelity)
+for p in "${parts[@]}"; do
+  case "$p" in test | fidelity | gate | headline | biggemm | sweep) ;;
+    *) bad "unknown part '$p' (test, fidelity, gate, headline, biggemm or sweep)" ;;
+  esac
+done
+budget="${BUDGET_S:-560}"
+for v in "$budget" "${PROCESSES:-10}" "${HEADLINE_PROCESSES:-6}" "${BIGGEMM_PROCESSES:-2}"; do
+  case "$v" in '' | *[!0-9]* | 0) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
+done
+mkdir -p "$out" || bad "cannot make OUT '$out'"
+out="$(cd "$out" && pwd)"
+src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${ACCEPTANCE_WORK:-/tmp/acceptance}"
+{ rm -rf "${work:?}" && mkdir -p "$work/logs"; } || bad "cannot make the work folder '$work'"
+export NCCL_NVLS_ENABLE=0
+command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
+
+start=$(date +%s)
+status=0
+summary="$out/summary.txt"
+: >"$summary"
+note() { echo "$*" | tee -a "$summary"; }
+elapsed() { echo $(($(date +%s) - start)); }
+# What each part took on an H200 (results/h200/acceptance/), with some margin: a part starts only
+# if it would end within the budget.
+estimate() {
+  case "$1" in
+    test) echo 175 ;; fidelity) echo 75 ;; gate) echo $((15 * ${PROCESSES:-10})) ;;
+    headline) echo $((8 * ${HEADLINE_PROCESSES:-6})) ;; biggemm) echo $((10 * ${BIGGEMM_PROCESSES:-2})) ;;
+    sweep) echo 130 ;; build) echo 100 ;;
+  esac
+}
+left() { echo $((budget - $(elapsed))); }
+
+tree=''
+fresh_copy() {  # a new copy of the tree, as a fresh clone has it
+  tree="$work/tree$(date +%s%N)"
+  mkdir -p "$tree" &&
+    (cd "$src" && tar cf - --exclude='./build*' --exclude=./.git --exclude=./results .) |
+    (cd "$tree" && tar xf -)
+}
+built() { [ -n "$tree" ] && [ -x "$tree/build/bench/sync_bench" ] && [ -x "$tree/build/summary/sync_summary" ]; }
+
+test_runs=0
+fidelity_runs=0
+run_part() {
+  local part="$1" t0 rc line
+  t0=$(date +%s)
+  case "$part" in
+    test)
+      test_runs=$((test_runs + 1))
+      fresh_copy || { note "test.sh $test_runs: exit 1, could not copy the tree"; return 1; }
+      (cd "$tree" && BUILD_DIR="$tree/build" timeout "$(left)" bash scripts/test.sh) \
+        >"$work/logs/test$test_runs.txt" 2>&1
+      rc=$?
+      note "test.sh $test_runs: exit $rc, $(($(date +%s) - t0)) s," \
+        "$(grep -o '[0-9]*% tests passed.*' "$work/logs/test$test_runs.txt" | tail -1)"
+      line="$(grep -E 'Test +#[0-9]+: test_fidelity ' "$work/logs/test$test_runs.txt" | tail -1)"
+      fidelity_runs=$((fidelity_runs + 1))
+      note "test_fidelity $fidelity_runs (in test.sh $test_runs): $(fidelity_verdict "$line")"
+      return $rc
+      ;;
+    fidelity)
+      fidelity_runs=$((fidelity_runs + 1))
+      timeout "$(left)" ctest --test-dir "$tree/build" -R '^test_fidelity$' --output-on-failure \
+        >"$work/logs/fidelity$fidelity_runs.txt" 2>&1
+      rc=$?
+      line="$(grep -E 'Test +#[0-9]+: test_fidelity ' "$work/logs/fidelity$fidelity_runs.txt" | tail -1)"
+      note "test_fidelity $fidelity_runs (alone): $(fidelity_verdict "$line"), exit $rc"
+      [ $rc -eq 0 ] && [[ "$(fidelity_verdict "$line")" == Passed* ]]
+      return
+      ;;
+    gate)
+      (cd "$tree" && timeout "$(left)" scripts/gate_runs.sh "$work/gate") >"$work/logs/gate_runs.log" 2>&1
+      rc=$?
+      cp "$work"/gate/*.json "$out/" 2>/dev/null
+      cp "$work"/gate/*.log "$work/logs/" 2>/dev/null
+      note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=${PROCESSES:-10}," \
+        "runs: $(for f in "$work"/gate/*.json; do [ -e "$f" ] && printf '%s ' "${f##*/}"; done)"
+      return $rc
+      ;;
+    headline | biggemm)
+      local k filter
+      if [ "$part" = headline ]; then
+        k="${HEADLINE_PROCESSES:-6}"
+        filter='^(NullKernel/(Async|DeviceSync)|SmallGemm/(Async|DeviceSync)/fp16/cublas/n:512)/'
+      else
+        k="${BIGGEMM_PROCESSES:-2}"
+        filter='^BigGemm/(Async|DeviceSync)/[^/]+/[^/]+/n:8192/'
+      fi
+      rm -rf "${work:?}/$part"
+      SYNC_BENCH="$tree/build/bench/sync_bench" timeout "$(left)" \
+        "$tree/scripts/processes.sh" "$k" "$work/$part" --benchmark_filter="$filter" \
+        >"$work/logs/$part.log" 2>&1
+      rc=$?
+      cp "$work/$part"/run-*.log "$work/logs/" 2>/dev/null
+      mkdir -p "$work/logs/$part" && cp "$work/$part"/run-*.json "$work/logs/$part/" 2>/dev/null
+      "$tree/build/summary/sync_summary" merge --output="$out/$part.json" "$work/$part"/run-*.json \
+        >>"$work/logs/$part.log" 2>&1 || { [ $rc -ne 0 ] || rc=1; }
+      note "$part: exit $rc, $k processes, $(($(date +%s) - t0)) s"
+      return $rc
+      ;;
+    sweep)
+      (cd "$tree" && BUILD_DIR="$tree/build" OUT_JSON="$work/logs/sweep.json" \
+        timeout "$(left)" bash scripts/run.sh) >"$work/logs/sweep.txt" 2>&1
+      rc=$?
+      note "sweep: run.sh exit $rc, $(($(date +%s) - t0)) s"
+      local t1
+      t1=$(date +%s)
+      timeout "$(left)" "$tree/build/bench/sync_bench" --benchmark_filter=SmallGemm \
+        --benchmark_out="$work/logs/smallgemm.json" --benchmark_out_format=json \
+        >"$work/logs/smallgemm.txt" 2>&1
+      local rc2=$?
+      note "smallgemm: exit $rc2, $(($(date +%s) - t1)) s"
+      [ $rc -eq 0 ] && [ $rc2 -eq 0 ]
+      return
+      ;;
+  esac
+}
+# fidelity_verdict CTEST_LINE: "Passed 62.6 sec", "Failed ...", or what was missing.
+fidelity_verdict() {
+  local v
+  v="$(sed -E 's/.*test_fidelity \.*[ *]*//; s/ +/ /g' <<<"$1")"
+  [ -n "$1" ] && echo "$v" || echo "no result (test_fidelity did not run)"
+}
+
+note "acceptance_call.sh: parts: ${parts[*]}; budget ${budget} s"
+note "gpu: $(nvidia-smi -L 2>&1 | head -1)"
+for part in "${parts[@]}"; do
+  need=$(estimate "$part")
+  [ "$part" != test ] && ! built && need=$((need + $(estimate build)))
+  if [ $((need)) -gt "$(left)" ]; then
+    note "skipped $part: $(left) s left of the budget, it needs about $need"
+    status=1
+    continue
+  fi
+  if [ "$part" != test ] && ! built; then  # the later parts' build, when no test part made one
+    if ! { fresh_copy && (cd "$tree" && BUILD_DIR="$tree/build" bash scripts/setup.sh); } \
+      >"$work/logs/build.txt" 2>&1; then
+      note "build: failed (logs.tar.gz: build.txt)"
+      status=1
+      break
+    fi
+  fi
+  run_part "$part" || status=1
+done
+note "acceptance_call.sh: exit $status, $(elapsed) s"
+(cd "$work/logs" && tar czf "$out/logs.tar.gz" .)
+exit $status

@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# scripts/acceptance.sh (the judge) and scripts/acceptance_call.sh's arguments, no GPU. The judge
+# runs on made-up device-call folders: summary.txt lines as acceptance_call.sh writes them,
+# processes' JSON made here, and a stub gate_rates.sh that prints the totals it is given (the
+# real one's totals are tested by sync_summary_gate_rates). Every criterion must pass on good
+# folders and fail, naming why, when one thing is off; bad input exits 2; a call that ran nothing
+# passes nothing.
+#
+#   tests/test_acceptance_sh.sh ROOT SYNC_SUMMARY
+set -uo pipefail
+root="${1:?usage: test_acceptance_sh.sh ROOT SYNC_SUMMARY}"
+summary="${2:?usage: test_acceptance_sh.sh ROOT SYNC_SUMMARY}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+repo="$work/repo"
+mkdir -p "$repo/scripts"
+cp "$root/scripts/acceptance.sh" "$root/scripts/acceptance_call.sh" "$repo/scripts/"
+# shellcheck disable=SC2016  # the stub's own variable
+printf '#!/bin/sh\ncat "$STUB_RATES"\n' >"$repo/scripts/gate_rates.sh"
+chmod +x "$repo/scripts"/*.sh
+export SYNC_SUMMARY="$summary"
+
+# process_json FILE NAME@OVERHEAD@BASELINE...: one process's JSON: for each argument, the paired
+# row (step = BASELINE + OVERHEAD) and its Async row (step = BASELINE).
+process_json() {
+  local file="$1" sep='' name o b family rest async
+  shift
+  row() {  # row NAME STEP [COUNTERS]
+    printf '%s\n  {"name": "%s/manual_time", "run_name": "%s/manual_time",' "$sep" "$1" "$1"
+    printf ' "run_type": "iteration", "repetitions": 1, "repetition_index": 0, "threads": 1,'
+    printf ' "iterations": 100, "real_time": %s, "cpu_time": 1, "time_unit": "us"%s}' "$2" "${3:-}"
+    sep=','
+  }
+  {
+    printf '{"context": {"date": "2026-11-24T00:00:00+00:00", "host_name": "h",'
+    printf ' "executable": "sync_bench", "num_cpus": 16, "mhz_per_cpu": 2000,'
+    printf ' "cpu_scaling_enabled": false, "caches": [], "load_avg": [0, 0, 0],'
+    printf ' "library_build_type": "release", "gpu_name": "NVIDIA H200"},\n "benchmarks": ['
+    for arg in "$@"; do
+      IFS=@ read -r name o b <<<"$arg"
+      family="${name%%/*}" rest="${name#*/}"
+      async="$family/Async"
+      [ "$rest" != "${rest#*/}" ] && async+="/${rest#*/}"
+      row "$async" "$b"
+      row "$name" "$(awk -v o="$o" -v b="$b" 'BEGIN { print o + b }')" \
+        ", \"overhead_us\": $o, \"baseline_us\": $b"
+    done
+    printf ']}\n'
+  } >"$file"
+}
+
+# rates HOST1US_HIT: the totals of a gate_rates.sh run (its format), +1 us caught HOST1US_HIT of 40.
+rates() {
+  cat <<EOF
+Totals:
+  detection, across calls, gpu10: GPU-bound time: 60 of 60 flagged
+  detection, across calls, host1us: paired overhead: 50 of 80 flagged
+  detection, same call, gpu10: GPU-bound time: 30 of 30 flagged
+  detection, same call, gpu10: paired overhead: 40 of 40 flagged
+  detection, same call, host10: GPU-bound time: 10 of 10 flagged
+  detection, same call, host10: GPU-bound, host cost hidden (not counted): 1 of 30 flagged
+  detection, same call, host10: paired overhead: 40 of 40 flagged
+  detection, same call, host1us: paired overhead: $1 of 40 flagged
+  false alarms: GPU-bound time: ${2:-0} of 90 flagged
+  false alarms: paired overhead: 0 of 120 flagged
+EOF
+}
+
+# make_call DIR TESTS FIDELITY [NULL_OVERHEADS] [BIG_FP8]: a device call's folder: TESTS test.sh runs
+# and FIDELITY test_fidelity runs passed, the gate's runs, six headline processes (NullKernel's
+# overheads as given, default all 5.4) and two BigGemm processes (fp8's overhead in the second as
+# given, default 12 us of an 800 us step).
+make_call() {
+  local d="$1" i p=0
+  mkdir -p "$d/x/biggemm"
+  echo "gpu: GPU 0: NVIDIA H200 (UUID: GPU-$(basename "$d")0000-0000)" >"$d/summary.txt"
+  for i in $(seq 1 "$2"); do echo "test.sh $i: exit 0, 150 s, 100% tests passed out of 264"; done >>"$d/summary.txt"
+  for i in $(seq 1 "$3"); do echo "test_fidelity $i (alone): Passed 62.1 sec, exit 0"; done >>"$d/summary.txt"
+  for run in clean host1us host10 gpu10; do echo '{}' >"$d/$run.json"; done
+  for o in ${4:-5.4 5.4 5.4 5.4 5.4 5.4}; do
+    p=$((p + 1))
+    process_json "$d/x/p$p.json" "NullKernel/DeviceSync@$o@4.0" \
+      "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5"
+  done
+  "$summary" merge --output="$d/headline.json" "$d"/x/p*.json >/dev/null 2>&1 || fail "merge $d"
+  process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600" \
+    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@12@800"
+  process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620" \
+    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@${5:-12}@800"
+  (cd "$d/x" && tar czf "$d/logs.tar.gz" ./biggemm)
+  rm -rf "$d/x"
+}
+
+# judge NAME EXPECTED_EXIT PATTERN... -- DIR...: acceptance.sh's exit and lines that must be there.
+judge() {
+  local name="$1" want="$2" out status
+  shift 2
+  local patterns=()
+  while [ "$1" != -- ]; do patterns+=("$1"); shift; done
+  shift
+  out="$("$repo/scripts/acceptance.sh" "$@" 2>&1)"
+  status=$?
+  [ $status -eq "$want" ] || fail "$name: exit $status, expected $want: $out"
+  for p in ${patterns[@]+"${patterns[@]}"}; do
+    grep -qE -- "$p" <<<"$out" || fail "$name: no '$p' in: $out"
+  done
+}
+
+export STUB_RATES="$work/rates.txt"
+rates 40 >"$STUB_RATES"
+good=("$work/c1" "$work/c2" "$work/c3")
+make_call "$work/c1" 2 4
+make_call "$work/c2" 2 3
+make_call "$work/c3" 1 3
+echo "sweep: run.sh exit 0, 92 s" >>"$work/c3/summary.txt"
+echo "smallgemm: exit 0, 14 s" >>"$work/c3/summary.txt"
+judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 passed' \
+  '^PASS  false alarms +0 of 210 ' \
+  '^PASS  detection +host1us 40 of 40 \(100\.0%\), host10 50 of 50 .*gpu10 70 of 70' \
+  '^info  across calls +host1us: 50 of 80 flagged \(62\.5%\)' \
+  'NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\)' \
+  '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
+  '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
+
+# One thing off at a time.
+sed -i '0,/Passed 62.1 sec, exit 0/s//Failed 63.0 sec, exit 8/' "$work/c2/summary.txt"
+judge fidelity_failed 1 '^FAIL  fidelity +9 of 10 passed; failed: .*/c2 test_fidelity 1' \
+  '^PASS  test\.sh' '^Result: 6 of 7' -- "${good[@]}"
+make_call "$work/c2" 2 3
+sed -i 's/test.sh 2: exit 0/test.sh 2: exit 124/' "$work/c2/summary.txt"
+judge test_failed 1 '^FAIL  test\.sh +4 of 5 passed; failed: .*/c2 test\.sh 2' -- "${good[@]}"
+make_call "$work/c2" 1 3
+judge too_few_tests 1 '^FAIL  test\.sh +4 of 4 passed: too few \(need 5' -- "${good[@]}"
+make_call "$work/c2" 2 3
+rates 37 >"$STUB_RATES"
+judge detection_missed 1 '^FAIL  detection +host1us 37 of 40 \(92\.5%\)' -- "${good[@]}"
+rates 40 1 >"$STUB_RATES"
+judge false_alarm 1 '^FAIL  false alarms +1 of 210 gated rows flagged' -- "${good[@]}"
+rates 40 >"$STUB_RATES"
+judge two_calls 1 '^FAIL  false alarms .*only 2 calls \(need 3\)' -- "$work/c1" "$work/c3"
+make_call "$work/c2" 2 3 "5.4 5.3 5.5 5.4 5.9 5.4"
+judge headline_spread 1 '^FAIL  headline .*/c2: NullKernel/DeviceSync 5\.40 us \(5\.30-5\.90, -1\.9%/\+9\.3%' \
+  -- "${good[@]}"
+make_call "$work/c2" 2 3 "5.4 5.4 5.4 5.4 5.4"
+judge headline_five 1 '^FAIL  headline .*5 processes' -- "${good[@]}"
+make_call "$work/c2" 2 3 "" 28
+judge biggemm_over 1 \
+  '^FAIL  biggemm .*worst process 3\.50%; 3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 3\.50%' \
+  -- "${good[@]}"
+make_call "$work/c2" 2 3
+sed -i 's/run.sh exit 0, 92 s/run.sh exit 0, 185 s/' "$work/c3/summary.txt"
+judge sweep_slow 1 '^FAIL  sweep +run\.sh at most 185 s' -- "${good[@]}"
+sed -i 's/run.sh exit 0, 185 s/run.sh exit 1, 92 s/' "$work/c3/summary.txt"
+judge sweep_failed 1 '^FAIL  sweep +run\.sh at most 92 s over 1 runs \(1 failed\)' -- "${good[@]}"
+
+# A call that ran nothing passes nothing.
+mkdir -p "$work/empty"
+echo "gpu: GPU 0: NVIDIA H200 (UUID: GPU-e)" >"$work/empty/summary.txt"
+echo "skipped test: 1 s left of the budget, it needs about 175" >>"$work/empty/summary.txt"
+judge nothing_run 1 '^FAIL  test\.sh +not run' '^FAIL  fidelity +not run' \
+  '^FAIL  false alarms +not run' '^FAIL  detection +not run' '^FAIL  headline +not run' \
+  '^FAIL  biggemm +not run' '^FAIL  sweep +not run' '^info  skipped .*empty: test' \
+  '^Result: 0 of 7' -- "$work/empty"
+
+# Bad input: exit 2, saying why.
+judge no_dir 2 'scripts/acceptance.sh DIR' --
+judge no_summary 2 "no $work/nowhere/summary.txt" -- "$work/nowhere"
+echo 'not json' >"$work/c1/headline.json"
+judge bad_json 2 'sync_summary report .*headline\.json failed' -- "${good[@]}"
+make_call "$work/c1" 2 4
+SYNC_SUMMARY="$work/none" judge no_summary_tool 2 "no sync_summary at $work/none" -- "${good[@]}"
+
+# acceptance_call.sh: bad arguments exit 2 with the usage; a budget too small skips every part,
+# says so, and still leaves summary.txt and logs.tar.gz.
+call_bad() {
+  local name="$1" pattern="$2" out status
+  shift 2
+  out="$("$repo/scripts/acceptance_call.sh" "$@" 2>&1)"
+  status=$?
+  [ $status -eq 2 ] || fail "call $name: exit $status, expected 2: $out"
+  grep -qE -- "$pattern" <<<"$out" || fail "call $name: no '$pattern' in: $out"
+  grep -qF 'scripts/acceptance_call.sh OUT [PART...]' <<<"$out" || fail "call $name: no usage: $out"
+}
+call_bad no_out 'missing OUT'
+call_bad unknown_part "unknown part 'tests'" "$work/o" tests
+BUDGET_S=abc call_bad budget_word "got 'abc'" "$work/o"
+HEADLINE_PROCESSES=0 call_bad processes_zero "got '0'" "$work/o" headline
+out="$(PATH="$work/nobin:$PATH" BUDGET_S=1 ACCEPTANCE_WORK="$work/acc" \
+  "$repo/scripts/acceptance_call.sh" "$work/o" test fidelity 2>&1)"
+status=$?
+[ $status -eq 1 ] || fail "call skipped: exit $status, expected 1: $out"
+for part in test fidelity; do
+  grep -qE "^skipped $part: -?[0-9]+ s left of the budget" "$work/o/summary.txt" ||
+    fail "call skipped: no 'skipped $part' in summary.txt: $(cat "$work/o/summary.txt")"
+done
+[ -s "$work/o/logs.tar.gz" ] || fail "call skipped: no logs.tar.gz"
+[ "$(find "$work/o" -type f | wc -l)" -le 8 ] || fail "call skipped: more than 8 files in OUT"
+judge call_skipped 1 '^FAIL  test\.sh +not run' '^info  skipped .*o: test,.*o: fidelity' -- "$work/o"
+
+[ $failures -eq 0 ] && echo "acceptance.sh and acceptance_call.sh: every case as expected"
+exit $((failures > 0))
