@@ -154,7 +154,8 @@ mkdir -p "$work/big"
 i=0
 for d in "${dirs[@]}"; do
   i=$((i + 1))
-  { [ -r "$d/logs.tar.gz" ] && tar tzf "$d/logs.tar.gz" 2>/dev/null | grep -q '^\./biggemm/run-'; } ||
+  # grep without -q: under pipefail, tar killed by SIGPIPE when grep stops early would read as "none".
+  { [ -r "$d/logs.tar.gz" ] && tar tzf "$d/logs.tar.gz" 2>/dev/null | grep '^\./biggemm/run-' >/dev/null; } ||
     continue
   { mkdir -p "$work/x$i" && tar xzf "$d/logs.tar.gz" -C "$work/x$i" ./biggemm; } ||
     bad "cannot read biggemm/ from $d/logs.tar.gz"

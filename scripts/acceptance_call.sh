@@ -128,8 +128,7 @@ run_part() {
         "$tree/scripts/processes.sh" "$k" "$work/$part" --benchmark_filter="$filter" \
         >"$work/logs/$part.log" 2>&1
       rc=$?
-      cp "$work/$part"/run-*.log "$work/logs/" 2>/dev/null
-      mkdir -p "$work/logs/$part" && cp "$work/$part"/run-*.json "$work/logs/$part/" 2>/dev/null
+      mkdir -p "$work/logs/$part" && cp "$work/$part"/run-* "$work/logs/$part/" 2>/dev/null
       "$tree/build/summary/sync_summary" merge --output="$out/$part.json" "$work/$part"/run-*.json \
         >>"$work/logs/$part.log" 2>&1 || { [ $rc -ne 0 ] || rc=1; }
       note "$part: exit $rc, $k processes, $(($(date +%s) - t0)) s"
