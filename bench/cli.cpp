@@ -130,11 +130,6 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
         return refuse("seconds, as in --sync_max_time=0.1");
       continue;
     }
-    if (flag == "--sync_warmup") {
-      if (!parse_positive(value, &options->stopping.warmup_seconds, "s"))
-        return refuse("seconds of warm-up per benchmark, as in --sync_warmup=0.05");
-      continue;
-    }
     if (flag == "--sync_max_noise") {
       if (!parse_positive(value, &options->stopping.max_noise_pct, "%"))
         return refuse("a percentage, as in --sync_max_noise=1");
@@ -255,8 +250,6 @@ void print_usage() {
       "  [--sync_max_noise=<pct>]      then stop once the median is known to within pct %%\n"
       "                                (95%% confidence; default 2)\n"
       "  [--sync_max_time=<s>]         or once this much timed GPU time is spent (default 0.1)\n"
-      "  [--sync_warmup=<s>]           warm up each benchmark for at least this long first\n"
-      "                                (default: 3 steps)\n"
       "\n"
       "Proof by injection (off by default; the benchmark's label says INJECTED):\n"
       "  [--sync_inject=host:<us>|host:<pct>%%|gpu:<us>|gpu:<pct>%%]\n"

@@ -22,10 +22,6 @@ struct StoppingRule {
   // 2%: between processes a host-bound step moves 10-40% and a GPU-bound one about 1%, so a
   // tighter target within one process buys little; 1% took SmallGemm's 396 benchmarks 30-38 s.
   double max_noise_pct = 2.0;
-  // Warm-up before the first timed round: the benchmark's steps (and its paired baseline's) run
-  // in synced batches for at least this much wall time, after the fixed warm-up steps. 0: the
-  // fixed steps only.
-  double warmup_seconds = 0.0;
 };
 
 // A known cost added to the timed steps of chosen benchmarks, so that the regression gate and the

@@ -173,27 +173,12 @@ BatchTime time_batch(cudaStream_t stream, Step& step, std::int64_t& i, std::int6
   return t;
 }
 
-// The fixed warm-up steps, then (StoppingRule::warmup_seconds) synced batches of doubling size
-// until that much wall time has passed: a batch never queues more than the last one took, so a
-// long step is not queued by the thousand.
-template <class Step>
-void warm_up_steps(Step& step, std::int64_t& i, const LoopConfig& config) {
-  for (int w = 0; w < config.warmup_steps; ++w) step(i++);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  const double seconds = stopping_rule().warmup_seconds;
-  const auto start = StepClock::now();
-  for (std::int64_t batch = std::max(config.warmup_steps, 1);
-       std::chrono::duration<double>(StepClock::now() - start).count() < seconds; batch *= 2) {
-    for (std::int64_t w = 0; w < batch; ++w) step(i++);
-    CUDA_CHECK(cudaDeviceSynchronize());
-  }
-}
-
 // Warm-up (first-launch costs, page faults), then a short timed probe of the step. Advances the
 // step index i past the steps it ran; returns the GPU time of one step.
 template <class Step>
 double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfig& config) {
-  warm_up_steps(step, i, config);
+  for (int w = 0; w < config.warmup_steps; ++w) step(i++);
+  CUDA_CHECK(cudaDeviceSynchronize());
   BatchTimer timer;
   const BatchTime sizing = time_batch(stream, step, i, config.sizing_steps, timer);
   return std::max(sizing.gpu_seconds / config.sizing_steps, 1e-9);
@@ -204,7 +189,8 @@ double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfi
 // cost must not land in the first timed round.
 inline void warm_up_baseline(const StepFunction& baseline, std::int64_t& i,
                              const LoopConfig& config) {
-  warm_up_steps(baseline, i, config);
+  for (int w = 0; w < config.warmup_steps; ++w) baseline(i++);
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 // Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
