@@ -8,8 +8,9 @@
 #   false alarms   scripts/gate_rates.sh over the calls' clean runs (3 calls or more): none
 #   detection      +1 us host, +10% host and +10% GPU against the same call's clean run: each
 #                  flagged on at least 95% of the gated rows it was applied to
-#   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads: in
-#                  every call, 6 processes or more, each within +-5% of the call's median
+#   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads,
+#                  measured 2 s a benchmark (as a quoted number is): in every call, 6 processes or
+#                  more, each within +-5% of the call's median (the default rule's spread: info)
 #   biggemm        BigGemm DeviceSync n=8192, every dtype and backend: in every process, the paired
 #                  overhead under 3% of that process's Async step
 #   sweep          scripts/run.sh (the default sweep) under 180 s, --benchmark_filter=SmallGemm
@@ -126,27 +127,38 @@ csv() {
 }
 
 # --- headline overheads: each call's processes within +-5% of their median.
-ok=1
-text=''
-found=0
-for d in "${dirs[@]}"; do
-  [ -r "$d/headline.json" ] || continue
-  found=1
-  rows="$(csv "$d/headline.json" overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$')" || exit 2
-  [ "$(wc -l <<<"$rows")" -eq 2 ] || { ok=0; text+="$d: the two rows are not both there; "; continue; }
-  while read -r name med lo hi reps; do
-    line="$(awk -v n="$name" -v m="$med" -v l="$lo" -v h="$hi" -v r="$reps" 'BEGIN {
-      dl = 100 * (l / m - 1); dh = 100 * (h / m - 1)
-      printf "%s %.2f us (%.2f-%.2f, %+.1f%%/%+.1f%%, %d processes)", n, m, l, h, dl, dh, r
-      exit !(r >= 6 && dl >= -5 && dh <= 5) }')" || ok=0
-    text+="$d: $line; "
-  done <<<"$rows"
-done
-if [ $found -eq 0 ]; then
-  verdict 0 headline "not run (need 6 processes of the headline rows in a call)"
+# spread FILE: over every DIR that has FILE, "OK TEXT": OK 1 when each call's processes (6 or
+# more) are within +-5% of the call's median for both rows, 0 otherwise, -1 when no DIR has FILE.
+spread() {
+  local ok=1 text='' found=0 d rows name med lo hi reps line
+  for d in "${dirs[@]}"; do
+    [ -r "$d/$1" ] || continue
+    found=1
+    rows="$(csv "$d/$1" overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$')" || exit 2
+    [ "$(wc -l <<<"$rows")" -eq 2 ] || { ok=0; text+="$d: the two rows are not both there; "; continue; }
+    while read -r name med lo hi reps; do
+      line="$(awk -v n="$name" -v m="$med" -v l="$lo" -v h="$hi" -v r="$reps" 'BEGIN {
+        dl = 100 * (l / m - 1); dh = 100 * (h / m - 1)
+        printf "%s %.2f us (%.2f-%.2f, %+.1f%%/%+.1f%%, %d processes)", n, m, l, h, dl, dh, r
+        exit !(r >= 6 && dl >= -5 && dh <= 5) }')" || ok=0
+      text+="$d: $line; "
+    done <<<"$rows"
+  done
+  [ $found -eq 1 ] || ok=-1
+  echo "$ok ${text%; }"
+}
+# The criterion is on the measurement the README says to quote a number from: 2 s of timed steps
+# a benchmark (headline_long.json). The default stopping rule sees a fraction of a second of a host
+# whose speed drifts over seconds; its spread is shown beside it.
+res="$(spread headline_long.json)" || exit 2
+if [ "${res%% *}" = -1 ]; then
+  verdict 0 headline "not run (need the headline rows measured 2 s a benchmark in 6 processes)"
 else
-  verdict "$ok" headline "${text%; } (need +-5% of the call's median, 6 processes or more)"
+  verdict "$((${res%% *} == 1))" headline "${res#* } (2 s a benchmark; need +-5% of the call's median, 6 processes or more)"
 fi
+res="$(spread headline.json)" || exit 2
+[ "${res%% *}" = -1 ] ||
+  info "default rule" "${res#* } ($([ "${res%% *}" = 1 ] && echo within || echo not within) +-5%)"
 
 # --- BigGemm n=8192: the sync's cost under 3% of the step in every process. Each process's
 # overhead over its own Async step: the processes' JSON is in logs.tar.gz (biggemm/run-*.json).

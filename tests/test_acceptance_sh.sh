@@ -69,9 +69,10 @@ Totals:
 EOF
 }
 
-# make_call DIR TESTS FIDELITY [NULL_OVERHEADS] [BIG_FP8]: a device call's folder: TESTS test.sh runs
-# and FIDELITY test_fidelity runs passed, the gate's runs, six headline processes (NullKernel's
-# overheads as given, default all 5.4) and two BigGemm processes (fp8's overhead in the second as
+# make_call DIR TESTS FIDELITY [NULL_OVERHEADS] [BIG_FP8] [NULL_DEFAULT_RULE]: a device call's
+# folder: TESTS test.sh runs and FIDELITY test_fidelity runs passed, the gate's runs, six headline
+# processes measured 2 s a benchmark (NullKernel's overheads as given, default all 5.4) and six
+# with the default rule (likewise), and two BigGemm processes (fp8's overhead in the second as
 # given, default 12 us of an 800 us step).
 make_call() {
   local d="$1" i p=0
@@ -82,10 +83,18 @@ make_call() {
   for run in clean host1us host10 gpu10; do echo '{}' >"$d/$run.json"; done
   for o in ${4:-5.4 5.4 5.4 5.4 5.4 5.4}; do
     p=$((p + 1))
-    process_json "$d/x/p$p.json" "NullKernel/DeviceSync@$o@4.0" \
+    process_json "$d/x/long$p.json" "NullKernel/DeviceSync@$o@4.0" \
       "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5"
   done
-  "$summary" merge --output="$d/headline.json" "$d"/x/p*.json >/dev/null 2>&1 || fail "merge $d"
+  for o in ${6:-5.4 5.4 5.4 5.4 5.4 5.4}; do
+    p=$((p + 1))
+    process_json "$d/x/default$p.json" "NullKernel/DeviceSync@$o@4.0" \
+      "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5"
+  done
+  "$summary" merge --output="$d/headline_long.json" "$d"/x/long*.json >/dev/null 2>&1 ||
+    fail "merge $d long"
+  "$summary" merge --output="$d/headline.json" "$d"/x/default*.json >/dev/null 2>&1 ||
+    fail "merge $d"
   process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600" \
     "BigGemm/DeviceSync/fp8/cublaslt/n:8192@12@800"
   process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620" \
@@ -124,7 +133,8 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^PASS  false alarms +0 of 210 ' \
   '^PASS  detection +host1us 40 of 40 \(100\.0%\), host10 50 of 50 .*gpu10 70 of 70' \
   '^info  across calls +host1us: 50 of 80 flagged \(62\.5%\)' \
-  'NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\)' \
+  '^PASS  headline .*NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\).*\(2 s a benchmark' \
+  '^info  default rule .*\(within \+-5%\)' \
   '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
 
@@ -149,6 +159,14 @@ judge headline_spread 1 '^FAIL  headline .*/c2: NullKernel/DeviceSync 5\.40 us \
   -- "${good[@]}"
 make_call "$work/c2" 2 3 "5.4 5.4 5.4 5.4 5.4"
 judge headline_five 1 '^FAIL  headline .*5 processes' -- "${good[@]}"
+# The default rule's spread is shown, and does not decide.
+make_call "$work/c2" 2 3 "" "" "5.4 5.3 5.5 5.4 5.9 5.4"
+judge default_rule_spread 0 '^PASS  headline' \
+  '^info  default rule .*/c2: NullKernel/DeviceSync 5\.40 us \(5\.30-5\.90.*\(not within \+-5%\)' \
+  -- "${good[@]}"
+rm "$work/c1/headline_long.json" "$work/c2/headline_long.json" "$work/c3/headline_long.json"
+judge headline_not_long 1 '^FAIL  headline +not run \(need the headline rows measured 2 s' \
+  '^info  default rule' -- "${good[@]}"
 make_call "$work/c2" 2 3 "" 28
 judge biggemm_over 1 \
   '^FAIL  biggemm .*worst process 3\.50%; 3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 3\.50%' \
