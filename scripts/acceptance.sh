@@ -118,12 +118,15 @@ else
   verdict "$ok" detection "${text%, } flagged, same call (need 95% each)"
 fi
 
-# csv FILE METRIC REGEX: sync_summary's CSV of the rows, "name median min max reps" a line.
+# csv METRIC REGEX FILE...: the rows sync_summary measured, "run name median min max reps" a line
+# (a run is a FILE's name without .json).
 csv() {
-  "$summary_tool" report --format=csv --metric="$2" --filter="$3" "$1" 2>"$work/csv.err" |
+  local metric="$1" filter="$2"
+  shift 2
+  "$summary_tool" report --format=csv --metric="$metric" --filter="$filter" "$@" 2>"$work/csv.err" |
     awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-             $col["status"] == "ok" { print $col["benchmark"], $col["median"], $col["min"], $col["max"], $col["repetitions"] }' ||
-    bad "sync_summary report $1 failed: $(cat "$work/csv.err")"
+             $col["status"] == "ok" { print $col["run"], $col["benchmark"], $col["median"], $col["min"], $col["max"], $col["repetitions"] }' ||
+    bad "sync_summary report $* failed: $(cat "$work/csv.err")"
 }
 
 # --- headline overheads: each call's processes within +-5% of their median.
@@ -134,9 +137,9 @@ spread() {
   for d in "${dirs[@]}"; do
     [ -r "$d/$1" ] || continue
     found=1
-    rows="$(csv "$d/$1" overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$')" || exit 2
+    rows="$(csv overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$' "$d/$1")" || exit 2
     [ "$(wc -l <<<"$rows")" -eq 2 ] || { ok=0; text+="$d: the two rows are not both there; "; continue; }
-    while read -r name med lo hi reps; do
+    while read -r _ name med lo hi reps; do
       line="$(awk -v n="$name" -v m="$med" -v l="$lo" -v h="$hi" -v r="$reps" 'BEGIN {
         dl = 100 * (l / m - 1); dh = 100 * (h / m - 1)
         printf "%s %.2f us (%.2f-%.2f, %+.1f%%/%+.1f%%, %d processes)", n, m, l, h, dl, dh, r
@@ -179,11 +182,9 @@ if [ ! -e "${big[0]}" ]; then
 else
   # per_run METRIC: "run/benchmark value" a line, one per process and row.
   per_run() {
-    "$summary_tool" report --format=csv --metric="$1" --filter='^BigGemm/DeviceSync/.*/n:8192$' \
-      "${big[@]}" 2>"$work/csv.err" |
-      awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-               $col["status"] == "ok" { print $col["run"] "/" $col["benchmark"], $col["median"] }' |
-      sort || bad "sync_summary report of BigGemm's processes failed: $(cat "$work/csv.err")"
+    local rows
+    rows="$(csv "$1" '^BigGemm/DeviceSync/.*/n:8192$' "${big[@]}")" || exit 2
+    awk '{ print $1 "/" $2, $3 }' <<<"$rows" | sort
   }
   per_run overhead_us >"$work/over.txt" || exit 2
   per_run baseline_us >"$work/base.txt" || exit 2

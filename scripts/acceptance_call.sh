@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # One device call's share of the runs that decide whether sync_bench's numbers reproduce on a GPU
 # machine (issue 8's "done" list); scripts/acceptance.sh judges the folders of several calls.
-# Run it on the GPU machine from the repository root; every part runs on a fresh copy of the tree
-# (no build folder, no .git, no results/), one part after the other:
+# Run it on the GPU machine from the repository root. The parts run one after the other, on a fresh
+# copy of the tree (no build folder, no .git, no results/) that the last `test` part made and
+# built (or, with no `test` part before, one built for them):
 #   test      scripts/test.sh on a new fresh copy (the build the later parts use)
 #   fidelity  test_fidelity alone again (ctest), on the last build
 #   gate      scripts/gate_runs.sh: clean, host1us, host10, gpu10 (PROCESSES processes each)
@@ -22,10 +23,11 @@
 # reads), clean/host1us/host10/gpu10.json, headline.json, headline_long.json (each the merge of
 # its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweep's JSON).
 #
-# Environment: BUDGET_S, PROCESSES (default 10), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2).
+# Environment: BUDGET_S, PROCESSES (default 10), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2),
+# ACCEPTANCE_WORK (the work folder, emptied first; default /tmp/acceptance).
 # Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
 set -uo pipefail
-usage() { sed -n '2,26s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
 bad() {
   echo "acceptance_call.sh: $*" >&2
   usage >&2
@@ -104,9 +106,10 @@ run_part() {
       timeout "$(left)" ctest --test-dir "$tree/build" -R '^test_fidelity$' --output-on-failure \
         >"$work/logs/fidelity$fidelity_runs.txt" 2>&1
       rc=$?
-      line="$(grep -E 'Test +#[0-9]+: test_fidelity ' "$work/logs/fidelity$fidelity_runs.txt" | tail -1)"
-      note "test_fidelity $fidelity_runs (alone): $(fidelity_verdict "$line"), exit $rc"
-      [ $rc -eq 0 ] && [[ "$(fidelity_verdict "$line")" == Passed* ]]
+      line="$(fidelity_verdict "$(grep -E 'Test +#[0-9]+: test_fidelity ' \
+        "$work/logs/fidelity$fidelity_runs.txt" | tail -1)")"
+      note "test_fidelity $fidelity_runs (alone): $line, exit $rc"
+      [ $rc -eq 0 ] && [[ "$line" == Passed* ]]
       return
       ;;
     gate)
@@ -121,7 +124,7 @@ run_part() {
     headline | headline_long | biggemm)
       local k filter merged="$out/$part.json" flags=()
       case "$part" in
-        headline* )
+        headline*)
           k="${HEADLINE_PROCESSES:-6}"
           filter='^(NullKernel/(Async|DeviceSync)|SmallGemm/(Async|DeviceSync)/fp16/cublas/n:512)/'
           [ "$part" = headline_long ] && flags=(--benchmark_min_time=2)
@@ -172,7 +175,7 @@ note "gpu: $(nvidia-smi -L 2>&1 | head -1)"
 for part in "${parts[@]}"; do
   need=$(estimate "$part")
   [ "$part" != test ] && ! built && need=$((need + $(estimate build)))
-  if [ $((need)) -gt "$(left)" ]; then
+  if [ "$need" -gt "$(left)" ]; then
     note "skipped $part: $(left) s left of the budget, it needs about $need"
     status=1
     continue
