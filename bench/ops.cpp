@@ -21,6 +21,10 @@ void NullKernelOp::enqueue(std::int64_t step) const {
   launch_null_kernel(out_.get(), static_cast<int>(expected_probe(step)), stream_);
 }
 
+void SpinKernelOp::enqueue(std::int64_t step) const {
+  launch_spin_kernel(ns_, stream_, out_.get(), static_cast<int>(expected_probe(step)));
+}
+
 const std::byte* NullKernelOp::output() const {
   return reinterpret_cast<const std::byte*>(out_.get());
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The work between syncs. Every op writes a value the host can predict from the step index, so
-// that every read-back of it can be checked: the null kernel writes step+1, a GEMM alternates the
-// sign of its output (B or -B), so a read that did not wait for its step sees the wrong sign.
+// that every read-back of it can be checked: the null and spin kernels write step+1, a GEMM
+// alternates the sign of its output (B or -B), so a read that did not wait for its step sees the
+// wrong sign.
 
 #include <cstddef>
 #include <cstdint>
@@ -31,7 +32,7 @@ class Op {
   bool read_matches(const void* element, std::int64_t step) const;
 };
 
-class NullKernelOp final : public Op {
+class NullKernelOp : public Op {
  public:
   explicit NullKernelOp(cudaStream_t stream);
   void enqueue(std::int64_t step) const override;
@@ -42,9 +43,21 @@ class NullKernelOp final : public Op {
   double expected_probe(std::int64_t step) const override;
   double decode(const void* element) const override;
 
- private:
+ protected:
   cudaStream_t stream_;
   DeviceBuffer<int> out_;
+};
+
+// The null kernel's store after holding the GPU for a known time (the GPU's global timer, so the
+// step's length does not move with the SM clock): a step of fixed GPU length with no power draw,
+// for how a sync's cost depends on how long the host waits.
+class SpinKernelOp final : public NullKernelOp {
+ public:
+  SpinKernelOp(cudaStream_t stream, std::uint64_t ns) : NullKernelOp(stream), ns_(ns) {}
+  void enqueue(std::int64_t step) const override;
+
+ private:
+  std::uint64_t ns_;
 };
 
 class GemmOp final : public Op {

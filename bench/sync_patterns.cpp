@@ -1,5 +1,7 @@
 // The core family: every way of waiting for the GPU, after a null kernel, a small (launch-bound)
-// GEMM and a big (compute-bound) GEMM. A step = one op + the pattern's host interaction.
+// GEMM and a big (compute-bound) GEMM; and the waits alone after a spin kernel of a set length,
+// for how a sync's cost grows with the time the host waits. A step = one op + the pattern's host
+// interaction.
 
 #include <benchmark/benchmark.h>
 
@@ -20,7 +22,7 @@
 namespace sync_bench {
 namespace {
 
-enum class Workload { NullKernel, SmallGemm, BigGemm };
+enum class Workload { NullKernel, SmallGemm, BigGemm, SpinKernel };
 enum class Pattern {
   Async,
   DeviceSync,
@@ -39,6 +41,7 @@ struct Spec {
   Dtype dtype = Dtype::fp32;
   Backend backend = Backend::cublas;
   int n = 0;
+  int us = 0;  // SpinKernel: how long each step holds the GPU
 };
 
 const char* workload_name(Workload w) {
@@ -49,6 +52,8 @@ const char* workload_name(Workload w) {
       return "SmallGemm";
     case Workload::BigGemm:
       return "BigGemm";
+    case Workload::SpinKernel:
+      return "SpinKernel";
   }
   return "?";
 }
@@ -93,6 +98,8 @@ class HostBuffer {
 
 std::unique_ptr<Op> make_op(const Spec& spec, BenchContext& ctx) {
   if (spec.workload == Workload::NullKernel) return std::make_unique<NullKernelOp>(ctx.stream());
+  if (spec.workload == Workload::SpinKernel)
+    return std::make_unique<SpinKernelOp>(ctx.stream(), std::uint64_t{1000} * spec.us);
   return std::make_unique<GemmOp>(ctx.gemm(spec.dtype, spec.backend, spec.n));
 }
 
@@ -199,17 +206,21 @@ void run(benchmark::State& state, const Spec& spec) {
 }
 
 void add(const Spec& spec) {
-  const std::string bench =
-      spec.workload == Workload::NullKernel
-          ? bench_name({workload_name(spec.workload), pattern_name(spec.pattern), spec.variant})
-          : bench_name({workload_name(spec.workload), pattern_name(spec.pattern), spec.variant,
-                        name(spec.dtype), name(spec.backend)},
+  const char* workload = workload_name(spec.workload);
+  const char* pattern = pattern_name(spec.pattern);
+  std::string bench;
+  if (spec.workload == Workload::NullKernel)
+    bench = bench_name({workload, pattern, spec.variant});
+  else if (spec.workload == Workload::SpinKernel)
+    bench = bench_name({workload, pattern, spec.variant}, {{"us", spec.us}});
+  else
+    bench = bench_name({workload, pattern, spec.variant, name(spec.dtype), name(spec.backend)},
                        {{"n", spec.n}});
   register_family_benchmark(bench, [spec](benchmark::State& state) { run(state, spec); });
 }
 
-// Patterns in registration order; BulkRead only where the output is more than one element.
-void add_patterns(Spec spec, bool with_bulk) {
+// Patterns in registration order; `keep` picks those a workload gets.
+void add_patterns(Spec spec, bool (*keep)(Pattern)) {
   const std::vector<std::pair<Pattern, std::string_view>> patterns = {
       {Pattern::Async, ""},
       {Pattern::DeviceSync, ""},
@@ -223,7 +234,7 @@ void add_patterns(Spec spec, bool with_bulk) {
       {Pattern::BulkRead, "pageable"},
       {Pattern::BulkRead, "pinned"}};
   for (const auto& [pattern, variant] : patterns) {
-    if (pattern == Pattern::BulkRead && !with_bulk) continue;
+    if (!keep(pattern)) continue;
     spec.pattern = pattern;
     spec.variant = variant;
     add(spec);
@@ -232,19 +243,42 @@ void add_patterns(Spec spec, bool with_bulk) {
 
 const std::vector<int> kSmallGemmSizes = {128, 256, 512, 1024};  // launch-bound
 const std::vector<int> kBigGemmSizes = {2048, 4096, 8192};       // compute-bound
+// From a step shorter than a launch-bound GEMM to one as long as an 8192 GEMM: after a wait of a
+// millisecond the host's next launch is slower than after 10 us (results/h200/sync_wait/).
+const std::vector<int> kSpinKernelMicroseconds = {10, 100, 1000};
+
+bool every_pattern(Pattern) {
+  return true;
+}
+// A null kernel's output is one element: nothing more to bulk-read.
+bool all_but_bulk(Pattern p) {
+  return p != Pattern::BulkRead;
+}
+// The spin kernel's output is the null kernel's: only the waits and reads, whose cost depends on
+// how long the host waited (ScalarReadIdle runs no op; Print adds formatting, which NullKernel
+// measures already).
+bool waits_only(Pattern p) {
+  return p == Pattern::Async || p == Pattern::DeviceSync || p == Pattern::StreamSync ||
+         p == Pattern::EventSync || p == Pattern::ScalarRead;
+}
 
 }  // namespace
 
 void register_sync_patterns() {
-  add_patterns(Spec{Workload::NullKernel, Pattern::Async}, false);
+  add_patterns(Spec{Workload::NullKernel, Pattern::Async}, all_but_bulk);
   // Patterns innermost: one GEMM configuration is set up once and shared by all its patterns.
   for (Workload w : {Workload::SmallGemm, Workload::BigGemm})
     for (Dtype d : kAllDtypes)
       for (Backend b : kAllBackends) {
         if (b == Backend::cublas && traits(d).cublaslt_only) continue;
         for (int n : w == Workload::SmallGemm ? kSmallGemmSizes : kBigGemmSizes)
-          add_patterns(Spec{w, Pattern::Async, "", d, b, n}, true);
+          add_patterns(Spec{w, Pattern::Async, "", d, b, n}, every_pattern);
       }
+  for (int us : kSpinKernelMicroseconds) {
+    Spec spec{Workload::SpinKernel, Pattern::Async};
+    spec.us = us;
+    add_patterns(spec, waits_only);
+  }
 }
 
 }  // namespace sync_bench

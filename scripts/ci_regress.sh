@@ -15,7 +15,7 @@
 # (other GPU model, driver, CPU model, wait mode or benchmark set) leaves BASE.json as it was.
 #
 # Without --benchmark_filter among the flags, the default gated set runs: a few benchmarks of every
-# family, chosen so that each family has gated rows (44 benchmarks, ~3.5 s a process on an H200).
+# family, chosen so that each family has gated rows (50 benchmarks, ~4 s a process on an H200).
 # Left out: Overlap/DoubleBuffer (how its two streams interleave moved its time by 8% between two
 # H100 machines, beyond what its processes show: a false alarm in results/h100/gate/), the
 # EventSync/blocking rows (an OS wake-up, bimodal from one set of processes to the next: 17-27 us
@@ -52,9 +52,10 @@
 set -uo pipefail
 
 # NullKernel: the plain syncs and ScalarReadIdle (after the pattern, no name part that starts with
-# b: not EventSync/blocking); SmallGemm: its one-part patterns, ScalarRead both ways and BulkRead pinned.
+# b: not EventSync/blocking); SmallGemm: its one-part patterns, ScalarRead both ways and BulkRead pinned;
+# SpinKernel: the shortest and the longest wait.
 # Google Benchmark's filter is a POSIX extended regex: no look-ahead.
-DEFAULT_FILTER='^(NullKernel/(Async|DeviceSync|StreamSync|EventSync|ScalarReadIdle)(/[^b]|$)|SmallGemm/([^/]+|ScalarRead/(pageable|pinned)|BulkRead/pinned)/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
+DEFAULT_FILTER='^(NullKernel/(Async|DeviceSync|StreamSync|EventSync|ScalarReadIdle)(/[^b]|$)|SmallGemm/([^/]+|ScalarRead/(pageable|pinned)|BulkRead/pinned)/fp16/cublas/n:512/|BigGemm/(Async|DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|SpinKernel/(Async|DeviceSync|ScalarRead/pinned)/us:(10|1000)/|HostCopy/(H2D|D2H)/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/)'
 
 usage() { sed -n '2,52s/^# \{0,1\}//p' "$0"; }
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then

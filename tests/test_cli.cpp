@@ -42,6 +42,10 @@ std::set<std::string> documented_core_matrix() {
             names.insert(workload + "/" + p + "/" + dtype + "/" + backend +
                          "/n:" + std::to_string(n) + "/manual_time");
         }
+  for (int us : {10, 100, 1000})
+    for (const std::string p : {"Async", "DeviceSync", "StreamSync", "EventSync",
+                                "EventSync/blocking", "ScalarRead/pageable", "ScalarRead/pinned"})
+      names.insert("SpinKernel/" + p + "/us:" + std::to_string(us) + "/manual_time");
   return names;
 }
 
@@ -51,7 +55,7 @@ TEST(Cli, ListsTheDocumentedCoreMatrixWithoutAGpu) {
   std::set<std::string> core;
   for (const auto& n : names)
     if (n.rfind("NullKernel/", 0) == 0 || n.rfind("SmallGemm/", 0) == 0 ||
-        n.rfind("BigGemm/", 0) == 0)
+        n.rfind("BigGemm/", 0) == 0 || n.rfind("SpinKernel/", 0) == 0)
       core.insert(n);
   EXPECT_EQ(core, expected);
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size())

@@ -143,6 +143,29 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
   EXPECT_LT(std::abs(at(r, big, "overhead_us")), 0.06 * r.at(big).at("real_time").get<double>());
 }
 
+TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
+  SKIP_WITHOUT_GPU();
+  const auto r = rows(run_sync_bench_json(
+      "--benchmark_filter='^SpinKernel/(Async|DeviceSync|ScalarRead/pinned)/us:(10|1000)/'"));
+  ASSERT_EQ(r.size(), 6u);
+  for (const auto& [name, b] : r)  // a read that saw an earlier step's store is an error row
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+  for (const int us : {10, 1000}) {
+    const std::string arg = "/us:" + std::to_string(us);
+    const std::string async = "SpinKernel/Async" + arg, sync = "SpinKernel/DeviceSync" + arg;
+    // The kernel spins on the GPU's global timer, so back to back a step is its length plus the
+    // gap between two kernels (about 1 us), whatever the SM clock.
+    EXPECT_GE(at(r, async, "min_us"), 0.999 * us) << async;
+    EXPECT_LT(r.at(async).at("real_time").get<double>(), 1.02 * us + 10.0) << async;
+    // A sync's round trip is microseconds; on a 1 ms step it stays a small part of it (12-19 us
+    // on an H200 in spin and yield modes, results/h200/sync_wait/).
+    EXPECT_GT(at(r, sync, "overhead_us"), 1.0) << sync;
+    EXPECT_GT(at(r, "SpinKernel/ScalarRead/pinned" + arg, "overhead_us"), 1.0) << arg;
+  }
+  EXPECT_EQ(at(r, "SpinKernel/Async/us:1000", "gpu_bound"), 1.0);
+  EXPECT_LT(at(r, "SpinKernel/DeviceSync/us:1000", "overhead_us"), 100.0);
+}
+
 TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly) {
   SKIP_WITHOUT_GPU();
   const std::string filter = "--benchmark_filter='^NullKernel/(Async|DeviceSync)/manual_time$'";
