@@ -45,6 +45,7 @@ constexpr double kInjectedPercent = 10.0;
 // 10% GPU cost on a power-capped GEMM shows as +5-10%, the spin lets the clock recover.
 constexpr double kThresholdPercent = kInjectedPercent / 2;
 constexpr int kRounds = 30;
+constexpr int kMaxBatches = 3;
 
 #define CHECK_CUDA(x) ASSERT_EQ((x), cudaSuccess) << #x
 #define CHECK_CUBLAS(x) ASSERT_EQ((x), CUBLAS_STATUS_SUCCESS) << #x
@@ -208,8 +209,11 @@ struct Verdict {
   Sample hand, bench;       // medians over rounds, of each field
   double diff_pct = 0.0;    // median of per-round differences, % of the hand loop
   double spread_pct = 0.0;  // half-width of its 95% interval
+  int rounds = 0;           // how many it took
   bool agrees() const { return std::abs(diff_pct) < kThresholdPercent; }
   bool decidable() const { return spread_pct < kThresholdPercent; }
+  // The 95% interval holds the threshold: more rounds could move the verdict either way.
+  bool undecided() const { return std::abs(std::abs(diff_pct) - kThresholdPercent) < spread_pct; }
 };
 
 Sample median_sample(const std::vector<Sample>& samples) {
@@ -222,15 +226,16 @@ Sample median_sample(const std::vector<Sample>& samples) {
   return {median(value), median(async), median(sync)};
 }
 
-// The hand-written loop and the benchmark (each returning the number compared: the time per step,
-// or the overhead), kRounds rounds, the order flipped every round. One unmeasured run of each
-// first brings the GPU to the clock and power state both then run in.
+// The rounds of one comparison: each side's sample and their difference, % of the hand loop.
+struct Rounds {
+  std::vector<Sample> hand, bench;
+  std::vector<double> diff_pct;
+};
+
+// kRounds more rounds of the hand-written loop and the benchmark (each returning the number
+// compared: the time per step, or the overhead), the order flipped every round.
 template <class Hand, class Bench>
-Verdict interleave(Hand&& hand, Bench&& bench) {
-  (void)hand();
-  (void)bench();
-  std::vector<Sample> h, b;
-  std::vector<double> d;
+void add_rounds(Rounds& rounds, Hand& hand, Bench& bench) {
   for (int r = 0; r < kRounds; ++r) {
     Sample hr, br;
     if (r % 2 == 0) {
@@ -240,22 +245,46 @@ Verdict interleave(Hand&& hand, Bench&& bench) {
       br = bench();
       hr = hand();
     }
-    h.push_back(hr);
-    b.push_back(br);
-    d.push_back((br.value - hr.value) / hr.value * 100.0);
+    rounds.hand.push_back(hr);
+    rounds.bench.push_back(br);
+    rounds.diff_pct.push_back((br.value - hr.value) / hr.value * 100.0);
   }
+}
+
+Verdict verdict_of(const Rounds& rounds) {
   Verdict v;
-  v.hand = median_sample(h);
-  v.bench = median_sample(b);
-  v.diff_pct = median(d);
-  v.spread_pct = median_mad_half_width(d);
+  v.hand = median_sample(rounds.hand);
+  v.bench = median_sample(rounds.bench);
+  v.diff_pct = median(rounds.diff_pct);
+  v.spread_pct = median_mad_half_width(rounds.diff_pct);
+  v.rounds = static_cast<int>(rounds.diff_pct.size());
+  return v;
+}
+
+// The comparison, in batches of kRounds rounds: one unmeasured run of each side first brings the
+// GPU to the clock and power state both then run in. While the 95% interval still holds the
+// threshold, the verdict could go either way on the noise of a few rounds (on the shared host a
+// host-bound step drifts by 10-15% within a process): up to kMaxBatches batches are pooled before
+// the point estimate decides. The verdict's rule is the same however many rounds it took.
+template <class Hand, class Bench>
+Verdict interleave(Hand&& hand, Bench&& bench) {
+  (void)hand();
+  (void)bench();
+  Rounds rounds;
+  Verdict v;
+  for (int batch = 0; batch < kMaxBatches; ++batch) {
+    add_rounds(rounds, hand, bench);
+    v = verdict_of(rounds);
+    if (!v.undecided()) break;
+  }
   return v;
 }
 
 void print(const char* what, const std::string& name, const Verdict& v) {
   std::printf(
-      "fidelity: %-6s %-57s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%)\n",
-      what, name.c_str(), v.hand.value, v.bench.value, v.diff_pct, v.spread_pct);
+      "fidelity: %-6s %-57s hand-written %10.3f us  sync_bench %10.3f us  (%+.1f%% +- %.1f%%, "
+      "%d rounds)\n",
+      what, name.c_str(), v.hand.value, v.bench.value, v.diff_pct, v.spread_pct, v.rounds);
   if (std::isfinite(v.hand.async_us))
     std::printf(
         "fidelity: %-6s %-57s hand-written Async %.3f DeviceSync %.3f us  sync_bench Async %.3f "
