@@ -77,8 +77,9 @@ constexpr std::string_view kCompare = R"(usage: sync_summary compare [FLAGS] BAS
 Matches benchmarks by name (without Google Benchmark's suffixes) and time unit. By default
 (--gate=reproducible) it gates only what reproduces from one process and one machine to the
 next: a paired row (sync_bench measured it against its Async baseline) on its overhead,
-overhead_us; a GPU-bound row (gpu_bound = 1 in both runs) on its time. Host-bound times are
-shown with their change but not gated: they move 10-40% between processes with the host.
+overhead_us; a GPU-bound row (gpu_bound = 1 in every process of both runs) on its time.
+Host-bound times are shown with their change but not gated: they move 10-40% between processes
+with the host; so is a step host-bound in some processes only (a slower host took its pace).
 
 A paired row's overhead is adjusted for the host speed of each process (--host-adjust): a
 process whose host ran slow has a slower Async baseline and a longer overhead, so each

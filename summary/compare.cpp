@@ -175,6 +175,19 @@ void check_values(const Bench& b, const std::string& metric, const char* side) {
                        (time ? ", not a finite positive time" : ", not a finite number"));
 }
 
+// How many of BASE's and NEW's processes (repetitions with a gpu_bound each) were host-bound, of
+// how many.
+std::pair<std::size_t, std::size_t> host_bound_processes(const Bench& b, const Bench& n) {
+  std::size_t host_bound = 0, processes = 0;
+  for (const Bench* side : {&b, &n})
+    if (const Metric* m = side->metric("gpu_bound"))
+      for (double v : m->reps) {
+        ++processes;
+        host_bound += v < 0.5;
+      }
+  return {host_bound, processes};
+}
+
 // What the row is judged on, and why (gate = reproducible; see compare.hpp).
 void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOptions& o) {
   c.metric = o.metric;
@@ -190,6 +203,17 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
   }
   const Summary gb = b.summary("gpu_bound"), gn = n.summary("gpu_bound");
   if (gb.valid() && gn.valid() && gb.center >= 0.5 && gn.center >= 0.5) {
+    // A step that is GPU-bound in most processes but host-bound in some lies where a slower host
+    // takes over the pace: its time is the share of slow hosts among the processes. TrainLoop/Async
+    // bf16 n=1024 on the H200 (39 us of GPU work a step): 39-41 us in 9 of 10 processes of one
+    // call, 55-58 us in 4 of 10 of another, a false alarm at +12% (results/h200/acceptance2/).
+    const auto [host_bound, processes] = host_bound_processes(b, n);
+    if (host_bound > 0) {
+      c.gated = false;
+      c.gate = "not gated: host-bound in " + std::to_string(host_bound) + " of " +
+               std::to_string(processes) + " processes (the host's speed sets its pace there)";
+      return;
+    }
     c.gate = "GPU-bound time";
     return;
   }

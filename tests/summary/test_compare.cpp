@@ -420,6 +420,33 @@ TEST(Compare, TwoGroupsInBaseAreNotGated) {
   EXPECT_TRUE(row(compare_runs(back.base, back.next, raw), id).gated);
 }
 
+// A step that is GPU-bound in most processes and host-bound in some (a slower host takes over the
+// pace) is not gated on its time: its median is the share of slow hosts. TrainLoop/Async bf16
+// n=1024 on two H200s (results/h200/acceptance2/, call1 and call4): a +12% false alarm before.
+TEST(Compare, AStepHostBoundInSomeProcessesIsNotGated) {
+  const std::string id = "TrainLoop/Async/bf16/cublas/n:1024";
+  test::FakeBench base =
+      test::unpaired(id, {39.0, 40.0, 40.1, 40.1, 40.1, 40.2, 40.3, 41.1, 41.4, 56.0}, 1.0);
+  base.counters["gpu_bound"].back() = 0.0;
+  test::FakeBench next =
+      test::unpaired(id, {42.2, 42.4, 43.3, 43.7, 43.7, 46.3, 57.1, 57.4, 57.9, 58.0}, 1.0);
+  for (std::size_t i = 6; i < 10; ++i) next.counters["gpu_bound"][i] = 0.0;
+  const Runs mixed = made({base}, {next});
+  const CompareResult mixed_result = compare_runs(mixed.base, mixed.next, {});
+  const Comparison& c = row(mixed_result, id);
+  EXPECT_FALSE(c.gated);
+  EXPECT_EQ(c.verdict, Verdict::not_gated);
+  EXPECT_EQ(c.gate,
+            "not gated: host-bound in 5 of 20 processes (the host's speed sets its pace there)");
+  // The same times, GPU-bound in every process: gated, and the +12% flagged.
+  const Runs gpu =
+      made({test::unpaired(id, base.times, 1.0)}, {test::unpaired(id, next.times, 1.0)});
+  const CompareResult gpu_result = compare_runs(gpu.base, gpu.next, {});
+  const Comparison& g = row(gpu_result, id);
+  EXPECT_TRUE(g.gated);
+  EXPECT_EQ(g.verdict, Verdict::regression);
+}
+
 // Machines of one kind differ by more than one machine's processes: between two GPUs (or when a
 // run does not say which GPU it ran on) the threshold is --machine-threshold.
 TEST(Compare, DifferentGpusUseTheMachineThreshold) {
