@@ -103,7 +103,8 @@ run_part() {
       ;;
     fidelity)
       fidelity_runs=$((fidelity_runs + 1))
-      timeout "$(left)" ctest --test-dir "$tree/build" -R '^test_fidelity$' --output-on-failure \
+      # --verbose: the verdicts' lines (medians, intervals, rounds taken) in the log, passed or not.
+      timeout "$(left)" ctest --test-dir "$tree/build" -R '^test_fidelity$' --verbose \
         >"$work/logs/fidelity$fidelity_runs.txt" 2>&1
       rc=$?
       line="$(fidelity_verdict "$(grep -E 'Test +#[0-9]+: test_fidelity ' \
