@@ -18,7 +18,7 @@ gated="$("$bench" --benchmark_list_tests --benchmark_filter="$filter")" ||
 
 families() { cut -d/ -f1 | sort -u; }
 missing="$(comm -23 <(families <<<"$all" | grep -vx MultiGpu) <(families <<<"$gated"))"
-[ -z "$missing" ] || fail "families with no benchmark in the default set: $(echo $missing)"
+[ -z "$missing" ] || fail "families with no benchmark in the default set: $(tr '\n' ' ' <<<"$missing")"
 
 count="$(wc -l <<<"$gated")"
 grep -qF "($count benchmarks," "$root/scripts/ci_regress.sh" ||
