@@ -16,8 +16,9 @@
 namespace sync_summary {
 
 // What is gated. reproducible: a paired row on its overhead (overhead_us), a GPU-bound row
-// (gpu_bound = 1) on its time, nothing else (a host-bound time moves 10-40% from one process to
-// the next with the host); all: every row on --metric, as compare.py does.
+// (gpu_bound = 1 in every process of both runs) on its time, nothing else (a host-bound time moves
+// 10-40% from one process to the next with the host); all: every row on --metric, as compare.py
+// does.
 enum class Gate { reproducible, all };
 
 struct CompareOptions {
