@@ -22,6 +22,7 @@ void Measurement::add_round(const BatchTime& pattern, const BatchTime& baseline)
   if (paired_) {
     const double base = per_step(baseline.gpu_seconds, baseline.steps);
     baseline_.push_back(base);
+    baseline_host_.push_back(per_step(baseline.host_seconds, baseline.steps));
     difference_.push_back(step - base);
     timed_seconds_ += baseline.gpu_seconds;
   }
@@ -50,6 +51,7 @@ MeasuredSteps Measurement::result() const {
   r.paired = paired_;
   if (paired_) {
     r.baseline = median(baseline_);
+    r.baseline_host = median(baseline_host_);
     r.overhead = median(difference_);
     r.overhead_p25 = quantile(difference_, 0.25);
     r.overhead_p75 = quantile(difference_, 0.75);

@@ -32,7 +32,11 @@ struct MeasuredSteps {
   double gpu_total = 0.0;  // GPU time of all its timed batches (not per step)
   // Paired: the Async baseline's batches and the per-round differences (pattern - baseline).
   bool paired = false;
-  double baseline = 0.0;      // median over baseline batches
+  double baseline = 0.0;  // median over baseline batches
+  // The host's wall time per step in the baseline's batches (median): how fast this process's
+  // host submitted while the overhead was measured. A sync's cost is largely the host's work
+  // after it wakes, so it moves with this from one process to the next.
+  double baseline_host = 0.0;
   double overhead = 0.0;      // median of per-round differences
   double overhead_p25 = 0.0;  // their quartiles: the spread of the overhead
   double overhead_p75 = 0.0;
@@ -58,7 +62,7 @@ class Measurement {
  private:
   StoppingRule rule_;
   bool paired_;
-  std::vector<double> pattern_, host_, cpu_, baseline_, difference_;
+  std::vector<double> pattern_, host_, cpu_, baseline_, baseline_host_, difference_;
   std::int64_t steps_ = 0;
   double gpu_total_ = 0.0;
   double timed_seconds_ = 0.0;  // pattern and baseline batches together

@@ -74,6 +74,7 @@ void report_step_counters(benchmark::State& state, const StepStats& stats, doubl
   }
   if (stats.paired) {
     state.counters["baseline_us"] = stats.baseline * 1e6;
+    state.counters["baseline_host_us"] = stats.baseline_host * 1e6;
     state.counters["overhead_us"] = stats.overhead * 1e6;
     state.counters["overhead_p25_us"] = stats.overhead_p25 * 1e6;
     state.counters["overhead_p75_us"] = stats.overhead_p75 * 1e6;

@@ -135,6 +135,14 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
               r.at("NullKernel/DeviceSync").at("real_time").get<double>(), 0.5 * overhead);
   EXPECT_GT(at(r, "NullKernel/ScalarRead/pinned", "overhead_us"), overhead)
       << "a read is a sync plus a copy";
+  // The baseline's host time: submitting null kernels is the whole of their step; submitting an
+  // 8192 GEMM is microseconds of its millisecond and more.
+  const double null_host = at(r, "NullKernel/DeviceSync", "baseline_host_us");
+  EXPECT_GT(null_host, 0.0);
+  EXPECT_LT(null_host, 1.5 * at(r, "NullKernel/DeviceSync", "baseline_us"));
+  EXPECT_GT(at(r, "BigGemm/DeviceSync/bf16/cublas/n:8192", "baseline_host_us"), 0.0);
+  EXPECT_LT(at(r, "BigGemm/DeviceSync/bf16/cublas/n:8192", "baseline_host_us"),
+            0.1 * at(r, "BigGemm/DeviceSync/bf16/cublas/n:8192", "baseline_us"));
   // On an 8192 GEMM the sync is a few us in over a millisecond. Paired, the overhead measured
   // 0.5-4.1% of the step over four H100 machines (the clock after each sync's idle gap differs
   // from machine to machine); measured one batch after the other it was +11%, the power cap's

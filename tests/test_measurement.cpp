@@ -89,6 +89,7 @@ TEST(Measurement, PairedOverheadIsTheMedianOfPerRoundDifferences) {
   EXPECT_EQ(r.steps, 900);
   EXPECT_EQ(r.batches, 9);
   EXPECT_NEAR(r.host * 1e6, 27.0 * 0.9, 1e-9);
+  EXPECT_NEAR(r.baseline_host * 1e6, 22.0 * 0.9, 1e-9) << "the baseline's own host time";
 }
 
 TEST(Measurement, OrderOfARoundFlipsEveryRound) {
