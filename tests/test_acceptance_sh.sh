@@ -23,10 +23,11 @@ printf '#!/bin/sh\ncat "$STUB_RATES"\n' >"$repo/scripts/gate_rates.sh"
 chmod +x "$repo/scripts"/*.sh
 export SYNC_SUMMARY="$summary"
 
-# process_json FILE NAME@OVERHEAD@BASELINE...: one process's JSON: for each argument, the paired
-# row (step = BASELINE + OVERHEAD) and its Async row (step = BASELINE).
+# process_json FILE NAME@OVERHEAD@BASELINE[@HOST]...: one process's JSON: for each argument, the
+# paired row (step = BASELINE + OVERHEAD; baseline_host_us = HOST where given) and its Async row
+# (step = BASELINE).
 process_json() {
-  local file="$1" sep='' name o b family rest async
+  local file="$1" sep='' name o b h family rest async
   shift
   row() {  # row NAME STEP [COUNTERS]
     printf '%s\n  {"name": "%s/manual_time", "run_name": "%s/manual_time",' "$sep" "$1" "$1"
@@ -40,13 +41,13 @@ process_json() {
     printf ' "cpu_scaling_enabled": false, "caches": [], "load_avg": [0, 0, 0],'
     printf ' "library_build_type": "release", "gpu_name": "NVIDIA H200"},\n "benchmarks": ['
     for arg in "$@"; do
-      IFS=@ read -r name o b <<<"$arg"
+      IFS=@ read -r name o b h <<<"$arg"
       family="${name%%/*}" rest="${name#*/}"
       async="$family/Async"
       [ "$rest" != "${rest#*/}" ] && async+="/${rest#*/}"
       row "$async" "$b"
       row "$name" "$(awk -v o="$o" -v b="$b" 'BEGIN { print o + b }')" \
-        ", \"overhead_us\": $o, \"baseline_us\": $b"
+        ", \"overhead_us\": $o, \"baseline_us\": $b${h:+, \"baseline_host_us\": $h}"
     done
     printf ']}\n'
   } >"$file"
@@ -73,7 +74,8 @@ EOF
 # folder: TESTS test.sh runs and FIDELITY test_fidelity runs passed, the gate's runs, six headline
 # processes measured 2 s a benchmark (NullKernel's overheads as given, default all 5.4) and six
 # with the default rule (likewise), and two BigGemm processes (fp8's overhead in the second as
-# given, default 12 us of an 800 us step).
+# given, default 12 us of an 800 us step; the baseline's host time per step 12 and 10 us in the
+# first, 14 and 15 in the second, none with NO_HOST=1).
 make_call() {
   local d="$1" i p=0
   mkdir -p "$d/x/biggemm"
@@ -95,10 +97,12 @@ make_call() {
     fail "merge $d long"
   "$summary" merge --output="$d/headline.json" "$d"/x/default*.json >/dev/null 2>&1 ||
     fail "merge $d"
-  process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600" \
-    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@12@800"
-  process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620" \
-    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@${5:-12}@800"
+  local h1='@12' h2='@10' h3='@14' h4='@15'
+  [ "${NO_HOST:-0}" = 1 ] && h1='' h2='' h3='' h4=''
+  process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600$h1" \
+    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@12@800$h2"
+  process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620$h3" \
+    "BigGemm/DeviceSync/fp8/cublaslt/n:8192@${5:-12}@800$h4"
   # Many logs after biggemm/, as a real call has: a reader that stops at the first match must not
   # read as "no BigGemm" (tar killed by SIGPIPE under pipefail).
   mkdir -p "$d/x/logs" && (cd "$d/x/logs" && touch $(seq -f 'log%04g.txt' 1 3000))
@@ -136,6 +140,7 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^PASS  headline .*NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\).*\(2 s a benchmark' \
   '^info  default rule .*\(within \+-5%\)' \
   '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
+  '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
 
 # One thing off at a time.
@@ -170,7 +175,13 @@ judge headline_not_long 1 '^FAIL  headline +not run \(need the headline rows mea
 make_call "$work/c2" 2 3 "" 28
 judge biggemm_over 1 \
   '^FAIL  biggemm .*worst process 3\.50%; 3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 3\.50%' \
+  '^info  biggemm host +.*: 3% or more: 1 rows 1\.20-1\.20x, median 1\.20x; under 3%: 11 rows 0\.80-1\.20x, median 0\.92x$' \
   -- "${good[@]}"
+# Processes measured before sync_bench had baseline_host_us: the verdict, and no host line.
+for c in n1 n2 n3; do NO_HOST=1 make_call "$work/$c" 2 3; done
+out="$("$repo/scripts/acceptance.sh" "$work"/n[123] 2>&1)"
+grep -qE '^PASS  biggemm ' <<<"$out" || fail "no_host: no biggemm verdict: $out"
+! grep -q 'biggemm host' <<<"$out" || fail "no_host: a host line without the counter: $out"
 make_call "$work/c2" 2 3
 sed -i 's/run.sh exit 0, 92 s/run.sh exit 0, 185 s/' "$work/c3/summary.txt"
 judge sweep_slow 1 '^FAIL  sweep +run\.sh at most 185 s' -- "${good[@]}"
