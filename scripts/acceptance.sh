@@ -189,14 +189,22 @@ else
   }
   per_run overhead_us >"$work/over.txt" || exit 2
   per_run baseline_us >"$work/base.txt" || exit 2
-  # One line a dtype and backend: name, processes, median and largest overhead in % of the step.
-  join "$work/over.txt" "$work/base.txt" |
-    awk '{ name = $1; sub(/^[^/]*\//, "", name); print name, 100 * $2 / $3 }' |
+  # by_key FORMAT: "KEY VALUE" lines in; "KEY N MEDIAN MAX MIN" out, a line a key, sorted by key,
+  # the values printed in FORMAT.
+  by_key() {
     sort -k1,1 -k2,2g |
-    awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
-         END { for (r in v) { k = split(substr(v[r], 2), x, " ");
-               m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2;
-               printf "%s %d %.2f %.2f\n", r, k, m, x[k] } }' | sort >"$work/big.txt"
+      awk -v f="$1" '{ v[$1] = v[$1] " " $2 }
+        END { for (r in v) { k = split(substr(v[r], 2), x, " ")
+              m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+              printf "%s %d " f " " f " " f "\n", r, k, m, x[k], x[1] } }' | sort
+  }
+  # without_run: "run/benchmark ..." lines as "benchmark ...".
+  without_run() { sed 's|^[^/ ]*/||'; }
+  # "run/benchmark PERCENT" a process row: its overhead in % of its step.
+  join "$work/over.txt" "$work/base.txt" | awk '{ printf "%s %.6g\n", $1, 100 * $2 / $3 }' \
+    >"$work/percent.txt"
+  # One line a dtype and backend: name, processes, median and largest overhead in % of the step.
+  without_run <"$work/percent.txt" | by_key %.2f >"$work/big.txt"
   if [ ! -s "$work/big.txt" ]; then
     verdict 0 biggemm "no BigGemm/DeviceSync n=8192 row measured"
   else
@@ -213,26 +221,17 @@ else
     # host time per step, in the same rounds), as a multiple of that row's median over every
     # process: a sync's cost here is mostly the host's resubmission after it wakes. Runs from
     # before sync_bench had the counter have no such line.
-    if "$summary_tool" report --format=csv --metric=baseline_host_us \
-      --filter='^BigGemm/DeviceSync/.*/n:8192$' "${big[@]}" >/dev/null 2>&1; then
+    if grep -q '"baseline_host_us"' "${big[@]}"; then
       per_run baseline_host_us >"$work/host.txt" || exit 2
-      # "ROW OVER HOST" a process row (OVER 1 at 3% or more), sorted by row and host time.
-      join "$work/over.txt" "$work/base.txt" | join - "$work/host.txt" |
-        awk '{ row = $1; sub(/^[^/]*\//, "", row); print row, (100 * $2 / $3 >= 3), $4 }' |
-        sort -k1,1 -k3,3g >"$work/hosts.txt"
-      # Each process row's host time over its row's median; then per group: rows, range, median.
+      # "ROW PERCENT HOST" a process row, and "ROW N MEDIAN MAX MIN" of its host times; a row is
+      # at 3% or more as the verdict rounds it.
+      join "$work/percent.txt" "$work/host.txt" | without_run | sort -k1,1 >"$work/hosts.txt"
+      awk '{ print $1, $3 }' "$work/hosts.txt" | by_key %.6g >"$work/row_hosts.txt"
       info "biggemm host" "host time per step against its row's median over the processes: $(
-        awk 'function med(a, k) { return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
-             NR == FNR { n[$1]++; v[$1, n[$1]] = $3; next }
-             { for (i = 1; i <= n[$1]; i++) x[i] = v[$1, i]
-               print ($2 ? "over" : "under"), $3 / med(x, n[$1]) }' \
-          "$work/hosts.txt" "$work/hosts.txt" | sort -k1,1 -k2,2g |
-          awk '{ v[$1] = v[$1] " " $2; n[$1]++ }
-               END { for (g in v) { k = split(substr(v[g], 2), x, " ")
-                     m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
-                     printf "%s: %d rows %.2f-%.2fx, median %.2fx\n",
-                       g == "over" ? "3% or more" : "under 3%", k, x[1], x[k], m } }' |
-          sort | paste -sd ';' | sed 's/;/; /g'
+        join "$work/hosts.txt" "$work/row_hosts.txt" |
+          awk '{ print (sprintf("%.2f", $2) >= 3 ? "over" : "under"), $3 / $5 }' | by_key %.2f |
+          awk '{ printf "%s%s: %d rows %.2f-%.2fx, median %.2fx", sep,
+                 $1 == "over" ? "3% or more" : "under 3%", $2, $5, $4, $3; sep = "; " }'
       )"
     fi
   fi
