@@ -50,6 +50,13 @@ inline constexpr double kGpuBoundShare = 0.8;
 // work are the host's (compare.cpp, gpu_idle_per_step).
 inline constexpr double kHostPacedShare = 0.25;
 
+// A GPU-bound step of graph nodes that keep the GPU busy less than this each (empty kernels): its
+// time is the rate at which the GPU launches them, and that differs between machines of one kind
+// more than work does. Over 24 H200s, GraphReplay's 10 and 100 null kernels were busy 7.70-8.20 and
+// 64.7-69.1 us a step (6.5% and 6.8% apart); every other GPU-bound row of the gate's set, 4.2% at
+// most (results/h200/gate_pool/). Between two machines it is not gated.
+inline constexpr double kLaunchRateNodeUs = 2.0;
+
 // The most of a change in a process's Async baseline that its overhead is taken to follow.
 inline constexpr double kMaxHostSlope = 3.0;
 // The host slope's interval: two-sided 95%.

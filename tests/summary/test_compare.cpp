@@ -542,6 +542,43 @@ TEST(Compare, GpuIdleTheHostPacesWidensTheLimitBetweenMachines) {
   EXPECT_EQ(one_gpu.verdict, Verdict::regression);
 }
 
+// A graph of empty kernels is timed by the GPU's launch rate, which differs between machines of
+// one kind by more than work does (kLaunchRateNodeUs): between two GPUs it is not gated, on one
+// it is; a graph of GEMMs (3.3 us of GPU work a node) is gated between two GPUs as before, and
+// --gate=all gates everything.
+TEST(Compare, GraphOfEmptyKernelsIsNotGatedBetweenMachines) {
+  using test::unpaired;
+  std::vector<double> slower;
+  for (double t : nine(68.0)) slower.push_back(t * 1.08);
+  const auto bench = [&](const std::string& id, const std::vector<double>& times, double nodes,
+                         double busy) {
+    test::FakeBench b = unpaired(id, times, 1.0);
+    b.counters["graph_nodes"] = std::vector<double>(times.size(), nodes);
+    b.counters["gpu_busy_us"] = std::vector<double>(times.size(), busy);
+    return b;
+  };
+  const std::string empty = "GraphReplay/Replay/null_kernel/k:100";
+  const std::string gemms = "GraphReplay/Replay/fp16/cublas/n:512/k:20";
+  const auto judged = [&](const std::string& new_gpu, const CompareOptions& o) {
+    const RunData base = on_gpu(
+        {bench(empty, nine(68.0), 100.0, 66.5), bench(gemms, nine(68.0), 20.0, 66.5)}, "GPU-a");
+    const RunData next =
+        on_gpu({bench(empty, slower, 100.0, 66.5), bench(gemms, slower, 20.0, 66.5)}, new_gpu);
+    return compare_runs(base, next, o);
+  };
+  const CompareResult two = judged("GPU-b", {});
+  EXPECT_FALSE(row(two, empty).gated);
+  EXPECT_EQ(row(two, empty).verdict, Verdict::not_gated);
+  EXPECT_NE(row(two, empty).gate.find("launch rate"), std::string::npos) << row(two, empty).gate;
+  EXPECT_EQ(row(two, gemms).verdict, Verdict::regression);  // +8% over the 5% between machines
+  const CompareResult one = judged("GPU-a", {});
+  EXPECT_EQ(row(one, empty).verdict, Verdict::regression);
+  EXPECT_EQ(row(one, gemms).verdict, Verdict::regression);
+  CompareOptions all;
+  all.gate = Gate::all;
+  EXPECT_EQ(row(judged("GPU-b", all), empty).verdict, Verdict::regression);
+}
+
 // From kMinMachines GPUs on, BASE's spread between its GPUs sets the limit between machines:
 // Student's prediction interval for one more machine's median. A row that barely moves between
 // machines gates a change under --machine-threshold; one that moves a lot does not flag a change
