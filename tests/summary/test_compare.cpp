@@ -371,7 +371,9 @@ TEST(Compare, WaitThatTheHostSpeedSetsIsNotGatedBetweenMachines) {
 
 // A GPU-bound baseline's spread between processes is its clock, not the host: no slope is fitted
 // to it. Here NEW's GPU ran 2.5 us faster a step and its overheads are BASE's: raw, unchanged;
-// adjusted along the overheads' slope of 2 on the baselines, it would read +5 us.
+// adjusted along the overheads' slope of 2 on the baselines, it would read +5 us. Where the runs
+// say how long the host took to submit each Async step (baseline_host_us), the slope is fitted on
+// that instead.
 TEST(Compare, GpuBoundBaselineIsNotHostAdjusted) {
   const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
   const auto processes = [&](double shift, double gpu_busy) {
@@ -398,6 +400,42 @@ TEST(Compare, GpuBoundBaselineIsNotHostAdjusted) {
   const CompareResult hres = compare_runs(h.base, h.next, {});
   EXPECT_NEAR(row(hres, id).host_slope, 2.0, 1e-9);
   EXPECT_NEAR(row(hres, id).delta, 5.0, 1e-9);
+}
+
+// The overhead after a GPU-bound step is the host submitting the next one, so it follows the host's
+// time per Async step (baseline_host_us), not the step's GPU time. NEW ran on a host 4 us slower a
+// submit, with overheads 4 us longer (a slope of 1 within each run): raw, +4 us, a regression;
+// adjusted on the host time, unchanged. Without the counter on both sides the row stays raw.
+TEST(Compare, GpuBoundBaselineIsAdjustedOnItsHostTime) {
+  const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
+  const auto processes = [&](double host_shift, bool with_host_time) {
+    std::vector<double> base, overhead;
+    for (int i = 0; i < 9; ++i) {
+      base.push_back(172.0 + 0.1 * (i % 3));  // the GPU's time: no trace of the host
+      overhead.push_back(9.0 + 0.5 * i + host_shift);
+    }
+    test::FakeBench b = test::syncing_every_step(test::paired_processes(id, base, overhead, 0.2));
+    b.counters["gpu_busy_us"] = std::vector<double>(9, 171.5);
+    b.counters["gpu_bound"] = std::vector<double>(9, 1.0);
+    if (with_host_time)
+      for (int i = 0; i < 9; ++i)
+        b.counters["baseline_host_us"].push_back(15.0 + 0.5 * i + host_shift);
+    return b;
+  };
+  const Runs r = made({processes(0.0, true)}, {processes(4.0, true)});
+  const Comparison& c = row(compare_runs(r.base, r.next, {}), id);
+  EXPECT_NEAR(c.host_slope, 1.0, 1e-9);
+  EXPECT_NEAR(c.raw_delta, 4.0, 1e-9);
+  EXPECT_NEAR(c.delta, 0.0, 1e-9);
+  EXPECT_NE(c.gate.find("adjusted on its host time"), std::string::npos) << c.gate;
+  EXPECT_EQ(c.verdict, Verdict::unchanged);
+
+  const Runs old = made({processes(0.0, false)}, {processes(4.0, true)});
+  const Comparison& raw = row(compare_runs(old.base, old.next, {}), id);
+  EXPECT_TRUE(std::isnan(raw.host_slope));
+  EXPECT_NE(raw.gate.find("not host-adjusted"), std::string::npos) << raw.gate;
+  EXPECT_NEAR(raw.delta, 4.0, 1e-9);
+  EXPECT_EQ(raw.verdict, Verdict::regression);
 }
 
 // BASE's processes in two groups further apart than a change: its median is a count of which
