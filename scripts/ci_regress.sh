@@ -30,11 +30,11 @@
 # out, after a false alarm between H200 machines in results/h200/acceptance2/: TrainLoop/
 # ItemEveryStep at n=512 (a race the host's speed sets: 7.5-9.7 us in all 10 processes of one call,
 # 12.5-15.2 in 7 of 10 of the next on the same GPU). And after results/h200/acceptance4/call1's
-# machine, whose host was the slowest of 32 H200 calls (SmallGemm/Async 14 us a step, 7-12
+# machine, whose host was the slowest of 38 H200 calls (SmallGemm/Async 14 us a step, 7-12
 # elsewhere): SmallGemm's Print and ScalarRead/pageable (a pageable read that cost 13-14 us there
-# and 17-19 on the 28 other machines, a race like ItemEveryStep's: 59 false alarms with that run as
-# BASE) and HostCopy/H2D/pinned (the DMA reads the host's memory: 328 us there, 310-314 elsewhere,
-# 27 false alarms against it). SmallGemm's ScalarRead/pinned and BulkRead/pinned stay, and
+# and 17-19 on every other machine, a race like ItemEveryStep's: 65 false alarms with that run as
+# BASE in results/h200/gate_pool/) and HostCopy/H2D/pinned (the DMA reads the host's memory: 328
+# us there, 310-314 elsewhere, 29 false alarms against it). SmallGemm's ScalarRead/pinned and BulkRead/pinned stay, and
 # HostCopy's D2H. SpinKernel's DeviceSync and ScalarRead/pinned after a 10 us spin are back (they
 # left after acceptance2: their GPU-bound Async baseline said nothing of the host's speed, and the
 # overhead moved 19% between machines): compare now host-adjusts them on baseline_host_us, and
