@@ -68,9 +68,10 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 // the Async row. Needs 3+ repetitions a side with a baseline each; else the overheads stay raw.
 // Where BASE's baseline is GPU-bound its spread is the GPU's clock, not the host's speed, and a
 // slope fitted to it moves the overheads by GPU noise (a bf16 n=4096 GEMM's DeviceSync on the
-// H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5). There the slope
-// is fitted on the host's time to submit each Async step (baseline_host_us) instead, the work the
-// host redoes after each sync; without that counter on both sides the overheads stay raw. Between
+// H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5). Between two
+// machines the slope is fitted on the host's time to submit each Async step (baseline_host_us)
+// instead, the work the host redoes after each sync; on one GPU, or without that counter on both
+// sides, the overheads stay raw. Between
 // four H200s SpinKernel's syncs after 10 us moved up to 2.4 us raw and 0.19 us so adjusted, at a
 // slope of about 1 (results/h200/spin10/); over acceptance3's four, BigGemm bf16 n=4096's
 // DeviceSync went from 93% of its limit at worst to 21%.
@@ -84,15 +85,19 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   const Metric* xn = n.metric("baseline_us");
   if (!usable(xb, xn)) return;
   const Summary busy = b.summary("gpu_busy_us");
-  if (busy.valid() && busy.center >= kGpuBoundShare * median(xb->reps)) {
+  const bool on_host_time = busy.valid() && busy.center >= kGpuBoundShare * median(xb->reps);
+  if (on_host_time) {
+    // On one machine the host's speed is the same draw in both runs, and a change that slows the
+    // submit would lengthen the host time and the overhead alike: adjusted, it would cancel out
+    // (a GPU-bound Async row does not show it either). So only between machines.
     xb = b.metric("baseline_host_us");
     xn = n.metric("baseline_host_us");
-    if (!usable(xb, xn)) {
+    if (same_gpu || !usable(xb, xn)) {
       c.gate += " (baseline GPU-bound: not host-adjusted)";
       return;
     }
-    c.gate += " (baseline GPU-bound: adjusted on its host time)";
   }
+  const char* regressor = on_host_time ? "the host's time per Async step" : "Async baseline";
   const double reference = median(xb->reps);
   std::vector<Points> groups;
   for (const auto& g : by_gpu(b, vb.size()))
@@ -104,12 +109,13 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   if (const double z = within_group_kendall_z(groups); !same_gpu && z < -kHostRaceZ) {
     c.gated = false;
     c.gate = "not gated: a slower host waits less in this sync (Kendall z " + fmt_fixed(z, 1) +
-             " of overhead on Async baseline): the host's speed sets it and BASE and NEW ran on "
-             "different machines";
+             " of overhead on " + regressor +
+             "): the host's speed sets it and BASE and NEW ran on different machines";
     return;
   }
   const double slope = within_group_slope(groups);
   if (std::isnan(slope)) return;
+  if (on_host_time) c.gate += " (baseline GPU-bound: adjusted on its host time)";
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
   // The slope comes from a few processes a run: where NEW's host is far from BASE's, its error
   // moves NEW's median by that error times the distance.
@@ -148,8 +154,8 @@ void measure_machines(Comparison& c, const Bench& b, const std::vector<double>& 
 // the GPU's work moves by the flat threshold; the idle gaps between it move with the host. On 26
 // H200s, GraphReplay of 100 null kernels was busy 66.5-69.1 us a step (3.8% apart) and idle
 // 1.4-2.1 us behind a fast host, 2.5-3.1 us behind a slow one: 68.0-72.1 us in all, 6% apart. (A
-// 27th machine's GPU launched them 6% faster still; such rows are not gated between machines
-// now: kLaunchRateNodeUs.)
+// 27th machine's GPU launched them 6% faster still; such rows take a wider threshold between
+// machines now: kLaunchRateNodeUs.)
 double gpu_idle_per_step(const Comparison& c, const Bench& b) {
   if (!c.gated || c.metric != kRealTime || c.bound == "sync") return 0.0;
   const Summary busy = b.summary("gpu_busy_us"), host = b.summary("host_us");
@@ -159,7 +165,7 @@ double gpu_idle_per_step(const Comparison& c, const Bench& b) {
 }
 
 // Whether b's step is a graph of empty kernels whose GPU time is the GPU's launch rate
-// (kLaunchRateNodeUs).
+// (kLaunchRateNodeUs, kLaunchRateMachinePct).
 bool launch_rate_bound(const Bench& b) {
   const Summary nodes = b.summary("graph_nodes"), busy = b.summary("gpu_busy_us");
   return nodes.valid() && nodes.center >= 1.0 && busy.valid() &&
@@ -376,9 +382,9 @@ std::string host_warning(const HostAmongMachines& h) {
          " host-bound rows its median lies beyond BASE's " + (slower ? "slowest" : "fastest") +
          " machine's (" + (slower ? "+" : "") + fmt_fixed(100.0 * h.beyond, 1) +
          "% in the median row, " + h.example +
-         "). An overhead the host moves but that is not host-adjusted (a GPU-bound baseline's) "
-         "can then differ by more than BASE's machines do: a baseline should hold runners with "
-         "hosts like this one";
+         "). An overhead the host moves can then differ by more than BASE's machines do, most "
+         "where it is not host-adjusted (a GPU-bound baseline's without baseline_host_us): a "
+         "baseline should hold runners with hosts like this one";
 }
 
 bool higher_is_better(const std::string& metric) {
@@ -457,13 +463,15 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       }
     }
     measure_machines(c, b, vb, res.same_gpu);
+    double threshold_pct = res.threshold_pct;
     if (!res.same_gpu && std::isnan(c.machine_limit) && c.gated && c.metric == kRealTime &&
-        options.gate == Gate::reproducible && !options.metric_given && launch_rate_bound(b)) {
-      c.gated = false;
-      c.gate =
-          "not gated: a graph of empty kernels: its time is the GPU's launch rate (it differs "
-          "between machines of one kind by more than the threshold) and BASE and NEW ran on "
-          "different machines";
+        options.gate == Gate::reproducible && !options.metric_given && launch_rate_bound(b) &&
+        threshold_pct < kLaunchRateMachinePct) {
+      threshold_pct = kLaunchRateMachinePct;
+      c.gate +=
+          " (a graph of empty kernels: its time is the GPU's launch rate and machines "
+          "differ in it: " +
+          fmt_fixed(kLaunchRateMachinePct, 0) + "% between them)";
     }
     if (!res.same_gpu && std::isnan(c.machine_limit)) c.host_paced_us = gpu_idle_per_step(c, b);
     c.change = relative_change(c.base.center, c.next.center);
@@ -474,7 +482,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       c.utest = mann_whitney_u(vb, vn);
       if (std::min(vb.size(), vn.size()) < kUTestOptimalRepetitions) res.few_repetitions = true;
     }
-    c.verdict = judge(c, b, *n, vb, vn, options, res.threshold_pct);
+    c.verdict = judge(c, b, *n, vb, vn, options, threshold_pct);
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;

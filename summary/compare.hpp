@@ -54,8 +54,10 @@ inline constexpr double kHostPacedShare = 0.25;
 // time is the rate at which the GPU launches them, and that differs between machines of one kind
 // more than work does. Over 24 H200s, GraphReplay's 10 and 100 null kernels were busy 7.70-8.20 and
 // 64.7-69.1 us a step (6.5% and 6.8% apart); every other GPU-bound row of the gate's set, 4.2% at
-// most (results/h200/gate_pool/). Between two machines it is not gated.
+// most (results/h200/gate_pool/). Between two single machines such a row is judged with
+// kLaunchRateMachinePct instead of --machine-threshold, when that is lower.
 inline constexpr double kLaunchRateNodeUs = 2.0;
+inline constexpr double kLaunchRateMachinePct = 10.0;
 
 // The most of a change in a process's Async baseline that its overhead is taken to follow.
 inline constexpr double kMaxHostSlope = 3.0;
@@ -122,7 +124,8 @@ struct Comparison {
 // host paces) that BASE ran on 2+ GPUs with kMinMachineRepetitions processes each: on how many
 // rows NEW's median lies beyond the slowest machine's median (slower) or the fastest's (faster),
 // and how far in the median row. A host outside BASE's machines moves the overheads that are not
-// host-adjusted (a GPU-bound baseline's) by more than BASE's spread between machines shows: six
+// host-adjusted (a GPU-bound baseline's without baseline_host_us) by more than BASE's spread
+// between machines shows: six
 // H200 runners with fast hosts, and a machine whose host-bound steps were 20-31% slower than the
 // slowest of them read TrainLoop/ItemEveryStep n=1024 11.6% faster (results/h200/runners/).
 struct HostAmongMachines {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/ci_regress.sh's default gated set, no GPU (sync_bench lists its benchmarks without one):
 # it picks some benchmarks of every single-GPU family (MultiGpu needs two GPUs, which a CI runner
-# does not have), and none of the rows left out for the false alarms its comment names.
+# does not have), and none of the rows left out for the false alarms its comment names; and that
+# its --help prints that whole comment.
 #
 #   tests/test_ci_filter_sh.sh ROOT SYNC_BENCH
 set -uo pipefail
@@ -35,6 +36,12 @@ for kept in 'SpinKernel/DeviceSync/us:1000/' 'TrainLoop/ItemEveryStep/bf16/cubla
   'SpinKernel/ScalarRead/pinned/us:10/' 'SmallGemm/ScalarRead/pinned/' 'HostCopy/D2H/'; do
   grep -qF "$kept" <<<"$gated" || fail "$kept is not in the default set"
 done
+
+# --help prints the whole comment at the top, which says why each row is left out.
+help="$("$root/scripts/ci_regress.sh" --help 2>&1)" || fail "ci_regress.sh --help: not exit 0"
+header="$(awk 'NR > 1 && !/^#/ { exit } NR > 1' "$root/scripts/ci_regress.sh" | wc -l)"
+[ "$(wc -l <<<"$help")" -eq "$header" ] ||
+  fail "ci_regress.sh --help prints $(wc -l <<<"$help") lines of its $header-line header"
 
 [ $failures -eq 0 ] && echo "ci_regress.sh's default set: $count benchmarks, every family"
 exit $((failures > 0))

@@ -21,7 +21,8 @@ for d in "$here"/../acceptance3/call*/ "$here"/call*/; do
   for run in clean host1us host10 gpu10; do
     [ -r "$d/$run.json" ] || continue
     rm "$call/$run.json"
-    "$summary" merge --filter="$filter" --output="$call/$run.json" "$d/$run.json" 2>/dev/null
+    "$summary" merge --filter="$filter" --output="$call/$run.json" "$d/$run.json" 2>/dev/null ||
+      { echo "judge.sh: cannot cut $d/$run.json to the set" >&2; exit 2; }
   done
   calls+=("$call")
 done

@@ -34,7 +34,8 @@ for d in "${calls[@]}"; do
   case "$d" in */gate/* | */host_distance/* | */acceptance2/*) cut="$before_counter" ;; esac
   for run in clean host1us host10 gpu10; do
     [ -r "$d/$run.json" ] || continue
-    "$summary" merge --filter="$cut" --output="$name/$run.json" "$d/$run.json" 2>/dev/null
+    "$summary" merge --filter="$cut" --output="$name/$run.json" "$d/$run.json" 2>/dev/null ||
+      { echo "pool.sh: cannot cut $d/$run.json to the set" >&2; exit 2; }
   done
   dirs+=("$name")
 done
