@@ -71,10 +71,9 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 // H200: a slope of 2-3 that turned a 3 us difference between machines into 6.5). Between two
 // machines the slope is fitted on the host's time to submit each Async step (baseline_host_us)
 // instead, the work the host redoes after each sync; on one GPU, or without that counter on both
-// sides, the overheads stay raw. Between
-// four H200s SpinKernel's syncs after 10 us moved up to 2.4 us raw and 0.19 us so adjusted, at a
-// slope of about 1 (results/h200/spin10/); over acceptance3's four, BigGemm bf16 n=4096's
-// DeviceSync went from 93% of its limit at worst to 21%.
+// sides, the overheads stay raw. Between four H200s SpinKernel's syncs after 10 us moved up to
+// 2.4 us raw and 0.19 us so adjusted, at a slope of about 1 (results/h200/spin10/); over
+// acceptance3's four, BigGemm bf16 n=4096's DeviceSync went from 93% of its limit at worst to 21%.
 void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gpu,
                      std::vector<double>& vb, std::vector<double>& vn) {
   const auto usable = [&](const Metric* xb, const Metric* xn) {
