@@ -163,12 +163,23 @@ double gpu_idle_per_step(const Comparison& c, const Bench& b) {
   return std::max(0.0, c.base.center - busy.center);
 }
 
-// Whether b's step is a graph of empty kernels whose GPU time is the GPU's launch rate
-// (kLaunchRateNodeUs, kLaunchRateMachinePct).
-bool launch_rate_bound(const Bench& b) {
+// The threshold (%) a row is judged with between machines: threshold_pct, or for BASE's graph of
+// empty kernels between two single machines, whose time is the GPU's launch rate,
+// kLaunchRateMachinePct where that is higher (the row's gate says so).
+double row_threshold_pct(Comparison& c, const Bench& b, const CompareOptions& o, bool same_gpu,
+                         double threshold_pct) {
+  if (same_gpu || !std::isnan(c.machine_limit) || !c.gated || c.metric != kRealTime ||
+      o.gate != Gate::reproducible || o.metric_given || threshold_pct >= kLaunchRateMachinePct)
+    return threshold_pct;
   const Summary nodes = b.summary("graph_nodes"), busy = b.summary("gpu_busy_us");
-  return nodes.valid() && nodes.center >= 1.0 && busy.valid() &&
-         busy.center / nodes.center < kLaunchRateNodeUs;
+  if (!nodes.valid() || nodes.center < 1.0 || !busy.valid() ||
+      !(busy.center / nodes.center < kLaunchRateNodeUs))
+    return threshold_pct;
+  c.gate +=
+      " (a graph of empty kernels: its time is the GPU's launch rate and machines differ in "
+      "it: " +
+      fmt_fixed(kLaunchRateMachinePct, 0) + "% between them)";
+  return kLaunchRateMachinePct;
 }
 
 // What sets the pace of BASE's step (compare.hpp, Comparison::bound).
@@ -462,16 +473,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       }
     }
     measure_machines(c, b, vb, res.same_gpu);
-    double threshold_pct = res.threshold_pct;
-    if (!res.same_gpu && std::isnan(c.machine_limit) && c.gated && c.metric == kRealTime &&
-        options.gate == Gate::reproducible && !options.metric_given && launch_rate_bound(b) &&
-        threshold_pct < kLaunchRateMachinePct) {
-      threshold_pct = kLaunchRateMachinePct;
-      c.gate +=
-          " (a graph of empty kernels: its time is the GPU's launch rate and machines "
-          "differ in it: " +
-          fmt_fixed(kLaunchRateMachinePct, 0) + "% between them)";
-    }
+    const double threshold_pct = row_threshold_pct(c, b, options, res.same_gpu, res.threshold_pct);
     if (!res.same_gpu && std::isnan(c.machine_limit)) c.host_paced_us = gpu_idle_per_step(c, b);
     c.change = relative_change(c.base.center, c.next.center);
     c.delta = c.next.center - c.base.center;

@@ -125,9 +125,9 @@ struct Comparison {
 // rows NEW's median lies beyond the slowest machine's median (slower) or the fastest's (faster),
 // and how far in the median row. A host outside BASE's machines moves the overheads that are not
 // host-adjusted (a GPU-bound baseline's without baseline_host_us) by more than BASE's spread
-// between machines shows: six
-// H200 runners with fast hosts, and a machine whose host-bound steps were 20-31% slower than the
-// slowest of them read TrainLoop/ItemEveryStep n=1024 11.6% faster (results/h200/runners/).
+// between machines shows: six H200 runners with fast hosts, and a machine whose host-bound steps
+// were 20-31% slower than the slowest of them read TrainLoop/ItemEveryStep n=1024 11.6% faster
+// (results/h200/runners/).
 struct HostAmongMachines {
   std::size_t rows = 0, slower = 0, faster = 0;
   std::size_t machines = 0;  // BASE's GPUs, the most on one row
