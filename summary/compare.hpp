@@ -52,9 +52,9 @@ inline constexpr double kHostPacedShare = 0.25;
 
 // A GPU-bound step of graph nodes that keep the GPU busy less than this each (empty kernels): its
 // time is the rate at which the GPU launches them, and that differs between machines of one kind
-// more than work does. Over 24 H200s, GraphReplay's 10 and 100 null kernels were busy 7.70-8.20 and
-// 64.7-69.1 us a step (6.5% and 6.8% apart); every other GPU-bound row of the gate's set, 4.2% at
-// most (results/h200/gate_pool/). Between two single machines such a row is judged with
+// more than work does. Over 31 H200s, GraphReplay's 10 and 100 null kernels were busy 7.70-8.20 and
+// 64.7-69.1 us a step (6.5% and 6.8% apart); the gate set's other GPU-bound rows, 3.3% at most
+// (results/h200/gate_pool/). Between two single machines such a row is judged with
 // kLaunchRateMachinePct instead of --machine-threshold, when that is lower.
 inline constexpr double kLaunchRateNodeUs = 2.0;
 inline constexpr double kLaunchRateMachinePct = 10.0;
