@@ -24,6 +24,7 @@
 
 #include "bench_context.hpp"
 #include "families.hpp"
+#include "fidelity_verdict.hpp"
 #include "gpu_guard.hpp"
 #include "measure_config.hpp"
 #include "sample_stats.hpp"
@@ -35,15 +36,6 @@
 namespace sync_bench::test {
 namespace {
 
-// The cost the injected runs add, in % of the step: what the verdict must catch.
-constexpr double kInjectedPercent = 10.0;
-// The verdict's threshold: halfway between "the harness adds nothing" and "it adds the injected
-// cost". It can only tell the two apart when the median difference is known to within it: the
-// test fails as "too noisy" when the 95% interval of that median (from the MAD: a round or two
-// slowed by the shared host do not widen it) is wider. On an H100 (2026-11-22; README, Fidelity)
-// the clean medians were within 3.7% over 40 comparisons, the injected ones at +5.3% or more: a
-// 10% GPU cost on a power-capped GEMM shows as +5-10%, the spin lets the clock recover.
-constexpr double kThresholdPercent = kInjectedPercent / 2;
 constexpr int kRounds = 30;
 constexpr int kMaxBatches = 3;
 
@@ -205,15 +197,11 @@ Sample sync_bench_overhead_us(const std::string& name) {
   return {run.overhead_us, run.baseline_us, run.us};
 }
 
-struct Verdict {
-  Sample hand, bench;       // medians over rounds, of each field
-  double diff_pct = 0.0;    // median of per-round differences, % of the hand loop
-  double spread_pct = 0.0;  // half-width of its 95% interval
-  int rounds = 0;           // how many it took
-  bool agrees() const { return std::abs(diff_pct) < kThresholdPercent; }
-  bool decidable() const { return spread_pct < kThresholdPercent; }
-  // The 95% interval holds the threshold: more rounds could move the verdict either way.
-  bool undecided() const { return std::abs(std::abs(diff_pct) - kThresholdPercent) < spread_pct; }
+// The median per-round difference and its interval (fidelity_verdict.hpp's rule), with the medians
+// of each side.
+struct Verdict : MedianDifference {
+  Sample hand, bench;  // medians over rounds, of each field
+  int rounds = 0;      // how many it took
 };
 
 Sample median_sample(const std::vector<Sample>& samples) {
