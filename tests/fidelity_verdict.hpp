@@ -27,7 +27,7 @@ struct MedianDifference {
   // The verdict can be trusted: its interval lies wholly on one side of the threshold, or, when it
   // still holds the threshold after every round, it is narrower than the threshold, so the point
   // estimate tells "adds nothing" from "adds the injected cost". A wide interval wholly beyond the
-  // threshold is a clear detection: a host that changed speed within the rounds (14.6% +- 5.9%
+  // threshold is a clear detection: a host that changed speed during the test (14.6% +- 5.9%
   // injected, results/h200/acceptance6/call3) widens the interval, not the verdict. It can never
   // make an agreement decidable that was not: an agreeing interval that excludes the threshold is
   // narrower than it.

@@ -22,7 +22,7 @@ TEST(FidelityVerdict, ANarrowIntervalNearZeroAgrees) {
 
 TEST(FidelityVerdict, AWideIntervalWhollyBeyondTheThresholdIsACaughtCost) {
   // acceptance6/call3: 10% host cost injected into SmallGemm/Async, the host's speed changed
-  // within the rounds. The interval, 8.7% to 20.5%, is far above the 5% line.
+  // during the test. The interval, 8.7% to 20.5%, is far above the 5% line.
   for (const double sign : {1.0, -1.0}) {
     const auto d = diff(sign * 14.6, 5.9);
     EXPECT_FALSE(d.undecided());
