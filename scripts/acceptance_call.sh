@@ -62,9 +62,9 @@ summary="$out/summary.txt"
 note() { echo "$*" | tee -a "$summary"; }
 elapsed() { echo $(($(date +%s) - start)); }
 # What each part took on H200s, with some margin: a part starts only if it would end within the
-# budget. Over results/h200/acceptance6/ and acceptance7/: test 179-203 s, fidelity 64-68 s, gate
-# 143-155 s (10 processes), headline_long 52-53 s (6), biggemm 22-23 s (3), sweep 116 s, the
-# build alone 34 s.
+# budget. Over results/h200/acceptance6/ and acceptance7/: test 179-203 s, test_fidelity alone
+# 66-68 s, gate 143-155 s (10 processes), headline_long 52-53 s (6), biggemm 22-23 s (3), sweep
+# 116 s, the build alone 34-38 s.
 estimate() {
   case "$1" in
     test) echo 210 ;; fidelity) echo 70 ;; gate) echo $((16 * ${PROCESSES:-10})) ;;
