@@ -85,9 +85,11 @@ A paired row's overhead is adjusted for the host speed of each process (--host-a
 process whose host ran slow has a slower Async baseline and a longer overhead, so each
 repetition's overhead is moved to BASE's median baseline along the slope of overhead on
 baseline within each run (Theil-Sen, clamped to [0, 3]); this assumes the change under test
-leaves the Async baseline alone, and is not done where the baseline is GPU-bound (its spread is
-then the GPU's clock, not the host). The slope's error (half its 95% interval) times how far
-NEW's median baseline is from BASE's is added to the row's limit. Where the overhead falls as
+leaves the Async baseline alone. Where the baseline is GPU-bound its spread is the GPU's clock,
+not the host, and the slope is fitted on the host's time to submit each Async step
+(baseline_host_us) instead; without that counter on both sides the overheads stay raw. The
+slope's error (half its 95% interval) times how far NEW's median baseline is from BASE's is added
+to the row's limit. Where the overhead falls as
 the host slows (a wait the host's speed sets: Kendall's z under -2.576 within the runs) it is
 not gated between two GPUs.
 A row whose BASE cannot resolve a change below --max-noise % of its step (--noise-k x the noise
