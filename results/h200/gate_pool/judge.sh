@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Judges device calls with scripts/acceptance.sh after cutting their gate runs to the gate's
-# default set as it is now (scripts/ci_regress.sh's DEFAULT_FILTER, sync_summary merge --filter:
-# these runs were made before GraphReplay's 100 null kernels left it), by the sync_summary built
-# from this tree. Everything else is judged as measured. Prints the verdict.
+# Judges device calls (folders of scripts/acceptance_call.sh) with scripts/acceptance.sh after
+# cutting their gate runs to the gate's default set as it is now (scripts/ci_regress.sh's
+# DEFAULT_FILTER, sync_summary merge --filter: runs made before a row left the set still hold it),
+# by the sync_summary built from this tree. Everything else is judged as measured. Prints the
+# verdict; exits as acceptance.sh does.
 #
-#   results/h200/acceptance8/judge.sh CALL_DIR...   (from the repository root, after a build)
+#   results/h200/gate_pool/judge.sh CALL_DIR...   (from the repository root, after a build)
 set -euo pipefail
 summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 filter="$(sed -n "s/^DEFAULT_FILTER='\(.*\)'$/\1/p" scripts/ci_regress.sh)"
