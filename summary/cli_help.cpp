@@ -50,8 +50,9 @@ flags:
   --format=console|markdown|csv  output format (default console; csv: one row per benchmark)
   --svg=DIR                      also write SVG charts to DIR: overhead % vs size per dtype,
                                  bandwidth vs size
-  --filter=REGEX                 only benchmarks whose name (without Google Benchmark's
-                                 suffixes) matches REGEX (ECMAScript, searched)
+  --filter=REGEX                 only benchmarks whose name, with or without Google
+                                 Benchmark's suffixes (/manual_time), matches REGEX (ECMAScript,
+                                 searched)
   --metric=NAME                  real_time (default: GPU time per step), cpu_time, or a counter
                                  such as host_us
   --labels=A,B,...               column labels for the runs, one per file

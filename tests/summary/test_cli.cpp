@@ -99,6 +99,20 @@ TEST(Cli, ReportFormatsAndFilter) {
   EXPECT_TRUE(contains(none.err, "no benchmark matches"));
 }
 
+// A filter written for --benchmark_filter and `merge --filter`, which see the name with its
+// suffixes ("HostCopy/D2H/pinned/bytes:4096/manual_time"), picks the same rows here: the gate's
+// default set (scripts/ci_regress.sh) ends its names with "/".
+TEST(Cli, FilterSeesTheNameWithItsSuffixes) {
+  const std::string f = data_path("compare_base.json");
+  const auto csv = run({"report", "--format=csv", "--filter=/bytes:4096/", f});
+  EXPECT_EQ(csv.rc, 0) << csv.err;
+  EXPECT_TRUE(contains(csv.out, "HostCopy/D2H/pinned/bytes:4096,"));
+  EXPECT_FALSE(contains(csv.out, "bytes:16777216"));
+  const auto suffix = run({"compare", "--filter=manual_time$", f, f});
+  EXPECT_EQ(suffix.rc, 0) << suffix.err;
+  EXPECT_TRUE(contains(suffix.out, "HostCopy/D2H/pinned/bytes:4096"));
+}
+
 TEST(Cli, CompareExitCodes) {
   const auto reg = run({"compare", data_path("compare_base.json"), data_path("compare_new.json")});
   EXPECT_EQ(reg.rc, 1);
