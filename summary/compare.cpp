@@ -75,7 +75,7 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 // slope of about 1 (results/h200/spin10/); over acceptance3's four, BigGemm bf16 n=4096's
 // DeviceSync went from 93% of its limit at worst to 21%. One GPU is no exception: its host
 // switches between two speeds from one process to the next, and SpinKernel/ScalarRead/pinned after
-// 10 us read +1.48 us raw against a limit of 0.95 between two calls on one H200, 7 of 10 processes
+// 10 us read +1.48 us raw against a limit of 0.95 between two calls on one H200, 6 of 10 processes
 // on the fast host in one and 2 of 10 in the other; adjusted, +0.41 (results/h200/acceptance8/).
 void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gpu,
                      std::vector<double>& vb, std::vector<double>& vn) {
