@@ -193,16 +193,11 @@ void check_run(const Run& run) {
 }
 
 void apply_filter(RunData& data, const std::regex& filter) {
-  // Also on the name with its suffixes, as --benchmark_filter and `merge --filter` see it: a
-  // filter written for those ("n:512/", as scripts/ci_regress.sh's set) then picks the same rows.
-  const auto written = [](const BenchName& n) {
-    std::string name = n.identity;
-    for (const std::string& suffix : n.gb_suffixes) name += "/" + suffix;
-    return name;
-  };
+  // Also on the name as written, as --benchmark_filter and `merge --filter` see it: a filter
+  // written for those ("n:512/", as scripts/ci_regress.sh's set) then picks the same rows.
   std::vector<Bench> kept;
   for (auto& b : data.benches) {
-    if (std::regex_search(b.name.identity, filter) || std::regex_search(written(b.name), filter))
+    if (std::regex_search(b.name.identity, filter) || std::regex_search(b.name.written, filter))
       kept.push_back(std::move(b));
   }
   data.benches = std::move(kept);

@@ -85,8 +85,8 @@ RunData digest(Run run);
 // memory: merge checks its runs so).
 void check_run(const Run& run);
 
-// Keeps only the benchmarks whose identity, or identity with its Google Benchmark suffixes
-// ("/manual_time"), the regex finds (std::regex_search).
+// Keeps only the benchmarks whose identity, or name as written (with Google Benchmark's suffixes:
+// "/manual_time"), the regex finds (std::regex_search).
 void apply_filter(RunData& data, const std::regex& filter);
 
 Summary summarize(const Metric& m, std::size_t repetitions);

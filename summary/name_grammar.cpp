@@ -107,6 +107,7 @@ BenchName parse_name(std::string_view name) {
   if (parts.size() < 2) reject(name, "expected at least Family/Pattern");
 
   BenchName b;
+  b.written = std::string(name);
   while (parts.size() > 2 && is_gb_suffix(parts.back())) {
     b.gb_suffixes.insert(b.gb_suffixes.begin(), std::string(parts.back()));
     parts.pop_back();

@@ -24,6 +24,7 @@ struct BenchName {
   std::vector<std::pair<std::string, std::string>> args;
   std::vector<std::string> gb_suffixes;
   std::string identity;  // canonical name without GB suffixes: what runs are matched on
+  std::string written;   // the name as the JSON has it, GB suffixes and all (not an aggregate's)
 
   // The table column: pattern, then its variants ("ScalarRead/pinned").
   std::string column() const;

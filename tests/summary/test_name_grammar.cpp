@@ -63,6 +63,10 @@ TEST(NameGrammar, AllGoogleBenchmarkSuffixesAreStripped) {
   // Each thread count is a benchmark of its own: threads:N stays in the identity, as an arg.
   EXPECT_EQ(b.args, (Args{{"n", "512"}, {"k", "10"}, {"threads", "2"}}));
   EXPECT_EQ(b.identity, "SmallGemm/DeviceSync/fp16/cublas/n:512/k:10/threads:2");
+  // The name as written stays whole: what --benchmark_filter and merge --filter see.
+  EXPECT_EQ(b.written,
+            "SmallGemm/DeviceSync/fp16/cublas/n:512/k:10/min_time:0.500/iterations:100/"
+            "repeats:5/manual_time/threads:2");
   EXPECT_EQ(parse_name("NullKernel/Async/real_time").identity, "NullKernel/Async");
 }
 
