@@ -192,14 +192,14 @@ void check_run(const Run& run) {
       });
 }
 
+bool filter_finds(const std::regex& filter, const BenchName& name) {
+  return std::regex_search(name.identity, filter) || std::regex_search(name.written, filter);
+}
+
 void apply_filter(RunData& data, const std::regex& filter) {
-  // Also on the name as written, as --benchmark_filter and `merge --filter` see it: a filter
-  // written for those ("n:512/", as scripts/ci_regress.sh's set) then picks the same rows.
   std::vector<Bench> kept;
-  for (auto& b : data.benches) {
-    if (std::regex_search(b.name.identity, filter) || std::regex_search(b.name.written, filter))
-      kept.push_back(std::move(b));
-  }
+  for (auto& b : data.benches)
+    if (filter_finds(filter, b.name)) kept.push_back(std::move(b));
   data.benches = std::move(kept);
   data.by_identity.clear();
   for (std::size_t i = 0; i < data.benches.size(); ++i)

@@ -85,8 +85,12 @@ RunData digest(Run run);
 // memory: merge checks its runs so).
 void check_run(const Run& run);
 
-// Keeps only the benchmarks whose identity, or name as written (with Google Benchmark's suffixes:
-// "/manual_time"), the regex finds (std::regex_search).
+// Whether --filter finds a benchmark: in its identity, or in its name as written (with Google
+// Benchmark's suffixes: "/manual_time"), as --benchmark_filter sees it. So a filter written either
+// way ("n:512$", or scripts/ci_regress.sh's "n:512/") picks the same rows in every command.
+bool filter_finds(const std::regex& filter, const BenchName& name);
+
+// Keeps only the benchmarks filter_finds.
 void apply_filter(RunData& data, const std::regex& filter);
 
 Summary summarize(const Metric& m, std::size_t repetitions);

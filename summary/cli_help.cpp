@@ -157,7 +157,8 @@ differ (compare --help); the merged context then names no gpu_uuid. Refused (exi
 different GPU models, drivers, CPUs, wait modes or accounting settings, or with different sets of
 benchmarks.
 
-  --filter=REGEX   merge only the benchmarks whose name REGEX finds (ECMAScript)
+  --filter=REGEX   merge only the benchmarks whose name, with or without Google Benchmark's
+                   suffixes (/manual_time), REGEX finds (ECMAScript)
 
 exit status: 0 written, 2 bad input or bad command line.
 )";

@@ -17,6 +17,7 @@
 #include "gb_json.hpp"
 #include "json_layout.hpp"
 #include "json_sanitize.hpp"
+#include "name_grammar.hpp"
 #include "statistics.hpp"
 
 namespace sync_summary {
@@ -181,7 +182,7 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
       if (row.value("run_type", "iteration") != "iteration") continue;
       const std::string name = row.value("run_name", row.value("name", ""));
       if (name.empty()) throw InputError("merge: a row of " + source + " has no name");
-      if (filter && !std::regex_search(name, *filter)) continue;
+      if (filter && !filter_finds(*filter, parse_name(name))) continue;
       if (r == 0 && !rows.count(name)) order.push_back(name);
       if (r > 0 && !rows.count(name))
         throw InputError("merge: " + name + " is in " + source + " but not in " + runs[0].source);

@@ -99,7 +99,7 @@ TEST(Cli, ReportFormatsAndFilter) {
   EXPECT_TRUE(contains(none.err, "no benchmark matches"));
 }
 
-// A filter written for --benchmark_filter and `merge --filter`, which see the name with its
+// A filter written for --benchmark_filter, which sees the name with its
 // suffixes ("HostCopy/D2H/pinned/bytes:4096/manual_time"), picks the same rows here: the gate's
 // default set (scripts/ci_regress.sh) ends its names with "/".
 TEST(Cli, FilterSeesTheNameWithItsSuffixes) {

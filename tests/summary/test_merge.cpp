@@ -197,6 +197,21 @@ TEST(Merge, FilterPicksTheBenchmarks) {
   EXPECT_EQ(test::run({"merge", "--output=" + out, "--filter=(", run_file(0)}).rc, 2);
 }
 
+// merge's --filter finds what report's and compare's find: the identity as well as the name as
+// written, so "DeviceSync$" (the written name ends in "/manual_time") picks the same benchmark.
+TEST(Merge, FilterSeesTheIdentityToo) {
+  const std::string out = temp("filtered_identity");
+  const std::regex at_the_end("DeviceSync$");
+  EXPECT_EQ(merge_runs({run_file(0), run_file(1)}, out, &at_the_end).repetitions, 2u);
+  const nlohmann::json merged = read_json(out);
+  ASSERT_FALSE(merged["benchmarks"].empty());
+  for (const auto& r : merged["benchmarks"])
+    EXPECT_EQ(r["run_name"], "NullKernel/DeviceSync/manual_time");
+  const auto cli = test::run({"report", "--format=csv", "--filter=DeviceSync$", out});
+  EXPECT_EQ(cli.rc, 0) << cli.err;
+  EXPECT_TRUE(contains(cli.out, "NullKernel/DeviceSync")) << cli.out;
+}
+
 TEST(Merge, RefusesDifferentBenchmarkSets) {
   const std::string out = temp("sets");
   try {
