@@ -13,7 +13,8 @@
 #                  more, each within +-5% of the call's median (the default rule's spread: info)
 #   biggemm        BigGemm DeviceSync n=8192, every dtype and backend: in every process, the paired
 #                  overhead under 3% of that process's Async step (info: how fast the host was in
-#                  the process rows at 3% or more and in the others, from baseline_host_us)
+#                  the process rows at 3% or more and in the others, from baseline_host_us, and
+#                  how the overhead follows it: slope and correlation over each row's processes)
 #   sweep          scripts/run.sh (the default sweep) under 180 s, --benchmark_filter=SmallGemm
 #                  under 30 s, both without error
 #
@@ -26,7 +27,7 @@ set -uo pipefail
 export LC_ALL=C  # sort and join agree on the order
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 summary_tool="${SYNC_SUMMARY:-$ROOT/build/summary/sync_summary}"
-usage() { sed -n '2,24s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,25s/^# \{0,1\}//p' "$0"; }
 bad() {
   echo "acceptance.sh: $*" >&2
   exit 2
@@ -233,6 +234,28 @@ else
           awk '{ printf "%s%s: %d rows %.2f-%.2fx, median %.2fx", sep,
                  $1 == "over" ? "3% or more" : "under 3%", $2, $5, $4, $3; sep = "; " }'
       )"
+      # Does the overhead follow the host? Over each row's processes, the least-squares slope of
+      # overhead_us on baseline_host_us and their correlation; a row whose processes share one
+      # overhead or one host time has neither.
+      join "$work/over.txt" "$work/host.txt" | without_run | sort -k1,1 >"$work/over_host.txt"
+      info "biggemm slope" "$(awk '
+        { n[$1]++; x[$1] += $3; y[$1] += $2; xx[$1] += $3 * $3; yy[$1] += $2 * $2; xy[$1] += $2 * $3 }
+        END {
+          for (r in n) {
+            rows++
+            sxx = xx[r] - x[r] * x[r] / n[r]; syy = yy[r] - y[r] * y[r] / n[r]
+            sxy = xy[r] - x[r] * y[r] / n[r]
+            if (n[r] < 3 || sxx <= 1e-9 * xx[r] || syy <= 1e-9 * yy[r]) continue
+            b = sxy / sxx; c = sxy / sqrt(sxx * syy); k++
+            if (k == 1 || b < b0) b0 = b; if (k == 1 || b > b1) b1 = b
+            if (k == 1 || c < c0) c0 = c; if (k == 1 || c > c1) c1 = c
+          }
+          printf "overhead against the host time per step, over each row'"'"'s processes: "
+          if (k) printf "slope %.2f-%.2f us a us, correlation %.2f-%.2f (%d of %d rows)", b0, b1, c0, c1, k, rows
+          else printf "no row to fit"
+          if (k < rows) printf "; %d rows with under 3 processes, or one overhead or one host time", rows - k
+          printf "\n"
+        }' "$work/over_host.txt")"
     fi
   fi
 fi

@@ -141,6 +141,7 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  default rule .*\(within \+-5%\)' \
   '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
   '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
+  '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
 
 # One thing off at a time.
@@ -176,12 +177,13 @@ make_call "$work/c2" 2 3 "" 28
 judge biggemm_over 1 \
   '^FAIL  biggemm .*worst process 3\.50%; 3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 3\.50%' \
   '^info  biggemm host +.*: 3% or more: 1 rows 1\.20-1\.20x, median 1\.20x; under 3%: 11 rows 0\.80-1\.20x, median 0\.92x$' \
+  '^info  biggemm slope .*: slope 1\.07-2\.50 us a us, correlation 0\.45-1\.00 \(2 of 2 rows\)$' \
   -- "${good[@]}"
 # Processes measured before sync_bench had baseline_host_us: the verdict, and no host line.
 for c in n1 n2 n3; do NO_HOST=1 make_call "$work/$c" 2 3; done
 out="$("$repo/scripts/acceptance.sh" "$work"/n[123] 2>&1)"
 grep -qE '^PASS  biggemm ' <<<"$out" || fail "no_host: no biggemm verdict: $out"
-! grep -q 'biggemm host' <<<"$out" || fail "no_host: a host line without the counter: $out"
+! grep -q 'biggemm \(host\|slope\)' <<<"$out" || fail "no_host: a host line without the counter: $out"
 make_call "$work/c2" 2 3
 sed -i 's/run.sh exit 0, 92 s/run.sh exit 0, 185 s/' "$work/c3/summary.txt"
 judge sweep_slow 1 '^FAIL  sweep +run\.sh at most 185 s' -- "${good[@]}"
