@@ -99,9 +99,9 @@ TEST(Cli, ReportFormatsAndFilter) {
   EXPECT_TRUE(contains(none.err, "no benchmark matches"));
 }
 
-// A filter written for --benchmark_filter, which sees the name with its
-// suffixes ("HostCopy/D2H/pinned/bytes:4096/manual_time"), picks the same rows here: the gate's
-// default set (scripts/ci_regress.sh) ends its names with "/".
+// A filter written for --benchmark_filter, which sees the name with its suffixes
+// ("HostCopy/D2H/pinned/bytes:4096/manual_time"), picks the same rows here: the gate's default set
+// (scripts/ci_regress.sh) ends its names with "/".
 TEST(Cli, FilterSeesTheNameWithItsSuffixes) {
   const std::string f = data_path("compare_base.json");
   const auto csv = run({"report", "--format=csv", "--filter=/bytes:4096/", f});
