@@ -237,7 +237,7 @@ else
       # Does the overhead follow the host? Over each row's processes, the least-squares slope of
       # overhead_us on baseline_host_us and their correlation; a row whose processes share one
       # overhead or one host time has neither.
-      join "$work/over.txt" "$work/host.txt" | without_run | sort -k1,1 >"$work/over_host.txt"
+      join "$work/over.txt" "$work/host.txt" | without_run >"$work/over_host.txt"
       info "biggemm slope" "$(awk '
         { n[$1]++; x[$1] += $3; y[$1] += $2; xx[$1] += $3 * $3; yy[$1] += $2 * $2; xy[$1] += $2 * $3 }
         END {
