@@ -1,0 +1,188 @@
+// What makes the host slow in its slow stretches? `../host_modes/` found that the host's time per
+// kernel launch switches between two speeds for seconds at a time inside one process. This probe
+// measures, every WINDOW_MS, the launch speed beside what could explain it:
+//   - the CPU's own speed: a chain of dependent multiply-adds (ns per step; the clock and any
+//     share of the core taken by a sibling thread show here), a pointer chase in 512 KiB (the
+//     core's caches) and in 256 MiB (memory);
+//   - the CPU cycles and instructions per launch, where the VM exposes a PMU (n/a otherwise):
+//     more cycles for the same instructions is a slower pipeline, more instructions is more work;
+//   - time taken away: the steal ticks of the thread's CPU and of the whole VM (/proc/stat, in
+//     USER_HZ), the thread's run-queue delay (/proc/self/schedstat) and its context switches.
+//   nvcc -O2 -arch=sm_90 -o cause_probe cause_probe.cu && ./cause_probe SECONDS WINDOW_MS
+// One line per window: t cpu us_per_launch cycles_per_launch instructions_per_launch
+//   alu_ns_per_step l2_ns_per_load mem_ns_per_load steal_cpu steal_all run_delay_us nvcsw nivcsw
+#include <cuda_runtime.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                               \
+  do {                                                                                            \
+    cudaError_t e_ = (call);                                                                      \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                               \
+    }                                                                                             \
+  } while (0)
+
+__global__ void null_kernel(int* p) {
+  *p = 1;
+}
+
+using Clock = std::chrono::steady_clock;
+static double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// A hardware counter of this thread (user space only, which perf_event_paranoid 2 allows), or -1
+// where the VM has no PMU.
+static int open_counter(std::uint64_t config) {
+  perf_event_attr attr;
+  std::memset(&attr, 0, sizeof(attr));
+  attr.size = sizeof(attr);
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.config = config;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  return static_cast<int>(syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+}
+static double read_counter(int fd) {
+  if (fd < 0) return -1;
+  std::uint64_t v = 0;
+  if (read(fd, &v, sizeof(v)) != static_cast<ssize_t>(sizeof(v))) return -1;
+  return static_cast<double>(v);
+}
+
+// Steal ticks of one CPU's line ("cpuN") and of the VM's ("cpu"): the 8th number.
+static void read_steal(int cpu, double& steal_cpu, double& steal_all) {
+  std::ifstream stat("/proc/stat");
+  std::string line;
+  const std::string mine = "cpu" + std::to_string(cpu) + " ";
+  steal_cpu = steal_all = -1;
+  while (std::getline(stat, line)) {
+    if (line.rfind("cpu", 0) != 0) break;
+    std::istringstream in(line);
+    std::string name;
+    double v[8] = {};
+    in >> name;
+    for (double& x : v) in >> x;
+    if (name == "cpu") steal_all = v[7];
+    if (line.rfind(mine, 0) == 0) steal_cpu = v[7];
+  }
+}
+
+static double run_delay_ns() {
+  std::ifstream f("/proc/self/schedstat");
+  double on_cpu = 0, delay = -1;
+  f >> on_cpu >> delay;
+  return delay;
+}
+
+struct Sample {
+  double steal_cpu, steal_all, run_delay, nvcsw, nivcsw;
+};
+static Sample sample(int cpu) {
+  Sample s;
+  read_steal(cpu, s.steal_cpu, s.steal_all);
+  s.run_delay = run_delay_ns();
+  rusage u;
+  getrusage(RUSAGE_THREAD, &u);
+  s.nvcsw = static_cast<double>(u.ru_nvcsw);
+  s.nivcsw = static_cast<double>(u.ru_nivcsw);
+  return s;
+}
+
+// A cycle of `n` slots visited in a random order: every load depends on the one before.
+static std::vector<std::uint32_t> chase_cycle(std::size_t n, std::mt19937& rng) {
+  std::vector<std::uint32_t> order(n), next(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::shuffle(order.begin() + 1, order.end(), rng);
+  for (std::size_t i = 0; i < n; ++i) next[order[i]] = order[(i + 1) % n];
+  return next;
+}
+static double ns_per_load(const std::vector<std::uint32_t>& next, int loads, std::uint32_t& at) {
+  const Clock::time_point t0 = Clock::now();
+  for (int i = 0; i < loads; ++i) at = next[at];
+  return seconds_between(t0, Clock::now()) * 1e9 / loads;
+}
+
+int main(int argc, char** argv) {
+  const double seconds = argc > 1 ? std::atof(argv[1]) : 20.0;
+  const double window = (argc > 2 ? std::atof(argv[2]) : 100.0) * 1e-3;
+  std::mt19937 rng(12345);
+  const std::vector<std::uint32_t> l2 = chase_cycle((512u << 10) / 4, rng);
+  const std::vector<std::uint32_t> mem = chase_cycle((256u << 20) / 4, rng);
+  std::uint32_t at_l2 = 0, at_mem = 0;
+  std::uint64_t alu = 1;
+
+  const int cycles_fd = open_counter(PERF_COUNT_HW_CPU_CYCLES);
+  const int instructions_fd = open_counter(PERF_COUNT_HW_INSTRUCTIONS);
+  std::fprintf(stderr, "PMU: cycles %s, instructions %s\n", cycles_fd >= 0 ? "yes" : "n/a",
+               instructions_fd >= 0 ? "yes" : "n/a");
+
+  int* d = nullptr;
+  CHECK(cudaMalloc(&d, sizeof(int)));
+  cudaStream_t s;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int i = 0; i < 2000; ++i) null_kernel<<<1, 1, 0, s>>>(d);
+  CHECK(cudaGetLastError());
+  CHECK(cudaStreamSynchronize(s));
+
+  const Clock::time_point start = Clock::now();
+  while (seconds_between(start, Clock::now()) < seconds) {
+    const int cpu = sched_getcpu();
+    const Sample before = sample(cpu);
+    const double t = seconds_between(start, Clock::now());
+
+    const double c0 = read_counter(cycles_fd), i0 = read_counter(instructions_fd);
+    const Clock::time_point l0 = Clock::now();
+    long launches = 0;
+    while (seconds_between(l0, Clock::now()) < 0.8 * window) {
+      for (int i = 0; i < 100; ++i) null_kernel<<<1, 1, 0, s>>>(d);
+      launches += 100;
+    }
+    const double launch_s = seconds_between(l0, Clock::now());
+    const double c1 = read_counter(cycles_fd), i1 = read_counter(instructions_fd);
+    CHECK(cudaGetLastError());
+    // Not timed: let the GPU drain so that the queue never fills and blocks a launch.
+    CHECK(cudaStreamSynchronize(s));
+
+    // Dependent multiply-adds: the step's latency is the core's, at the clock it runs.
+    constexpr int kAluSteps = 500000;
+    const Clock::time_point a0 = Clock::now();
+    for (int i = 0; i < kAluSteps; ++i) alu = alu * 6364136223846793005ull + 1442695040888963407ull;
+    const double alu_ns = seconds_between(a0, Clock::now()) * 1e9 / kAluSteps;
+    const double l2_ns = ns_per_load(l2, 200000, at_l2);
+    const double mem_ns = ns_per_load(mem, 20000, at_mem);
+
+    const Sample after = sample(cpu);
+    const bool pmu = cycles_fd >= 0 && instructions_fd >= 0 && c0 >= 0 && c1 >= 0;
+    std::printf("%.3f %d %.3f %.0f %.0f %.3f %.2f %.1f %.0f %.0f %.1f %.0f %.0f\n", t, cpu,
+                launch_s / launches * 1e6, pmu ? (c1 - c0) / launches : -1.0,
+                pmu ? (i1 - i0) / launches : -1.0, alu_ns, l2_ns, mem_ns,
+                after.steal_cpu - before.steal_cpu, after.steal_all - before.steal_all,
+                (after.run_delay - before.run_delay) * 1e-3, after.nvcsw - before.nvcsw,
+                after.nivcsw - before.nivcsw);
+  }
+  // Printed so that the chains cannot be optimized away.
+  std::fprintf(stderr, "checksum %llu\n",
+               static_cast<unsigned long long>(alu + at_l2 + at_mem));
+  CHECK(cudaStreamDestroy(s));
+  CHECK(cudaFree(d));
+  return 0;
+}
