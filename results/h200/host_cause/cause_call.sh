@@ -2,7 +2,7 @@
 # The device call behind this folder: what the host is like (lscpu, the PMU's availability),
 # cause_probe.cu in PROBES processes of SECONDS_EACH s (100 ms windows), then sync_bench's BigGemm
 # n=8192 Async/DeviceSync rows, every dtype, in BIGGEMM_PROCESSES processes, each with the VM's
-# steal and CPU ticks from /proc/stat before and after it.
+# steal and CPU ticks from /proc/stat before and after it (none, and no build, with 0).
 #   bash results/h200/host_cause/cause_call.sh OUT   (from the repository root)
 # OUT gets host.txt, summary.txt and raw.tar.gz (the probes' windows, the BigGemm JSON and ticks).
 set -uo pipefail
@@ -25,7 +25,7 @@ for i in $(seq 1 "${PROBES:-3}"); do
     echo "probe $i: exit $?"
 done
 
-if ! { cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build -j16; } \
+if [ "${BIGGEMM_PROCESSES:-6}" -gt 0 ] && ! { cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build build -j16; } \
   >"$raw/build.log" 2>&1; then
   tail -20 "$raw/build.log"
   exit 1
@@ -51,7 +51,7 @@ for i in $(seq 1 "${PROBES:-3}"); do
     awk -v cut="$(awk -v p="$p10" 'BEGIN { print 1.15 * p }')" -v g=$group \
       '(g == "slow") == ($3 > cut)' "$f" >"$raw/$group.txt"
     printf 'probe %s %s: %d windows;' "$i" "$group" "$(wc -l <"$raw/$group.txt")"
-    for c in 3 4 5 6 7 8 9 10 11 13; do
+    for c in 3 4 5 6 7 8 9 10 11 12 14; do
       m=$(awk -v c=$c '{ print $c }' "$raw/$group.txt" | sort -g |
         awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }')
       printf ' %s' "$m"
@@ -59,7 +59,7 @@ for i in $(seq 1 "${PROBES:-3}"); do
     echo
   done
 done | tee "$out/summary.txt"
-echo "columns: us/launch cycles/launch instructions/launch alu_ns l2_ns mem_ns steal_cpu steal_all run_delay_us nivcsw" |
+echo "columns: us/launch cycles/launch instructions/launch alu_ns l2_ns llc_ns mem_ns steal_cpu steal_all run_delay_us nivcsw" |
   tee -a "$out/summary.txt"
 head -1 "$raw/probe-1.err" | tee -a "$out/summary.txt"
 for i in $(seq 1 "${BIGGEMM_PROCESSES:-6}"); do
