@@ -51,7 +51,7 @@ for i in $(seq 1 "${PROBES:-3}"); do
     awk -v cut="$(awk -v p="$p10" 'BEGIN { print 1.15 * p }')" -v g=$group \
       '(g == "slow") == ($3 > cut)' "$f" >"$raw/$group.txt"
     printf 'probe %s %s: %d windows;' "$i" "$group" "$(wc -l <"$raw/$group.txt")"
-    for c in 3 4 5 6 7 8 9 10 11 12 14; do
+    for c in 3 4 5 6 7 8 9 10 11 12 13 15; do
       m=$(awk -v c=$c '{ print $c }' "$raw/$group.txt" | sort -g |
         awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "-" }')
       printf ' %s' "$m"
@@ -59,7 +59,7 @@ for i in $(seq 1 "${PROBES:-3}"); do
     echo
   done
 done | tee "$out/summary.txt"
-echo "columns: us/launch cycles/launch instructions/launch alu_ns l2_ns llc_ns mem_ns steal_cpu steal_all run_delay_us nivcsw" |
+echo "columns: us/launch cycles/launch instructions/launch alu_ns l1_ns l2_ns llc_ns mem_ns steal_cpu steal_all run_delay_us nivcsw" |
   tee -a "$out/summary.txt"
 head -1 "$raw/probe-1.err" | tee -a "$out/summary.txt"
 for i in $(seq 1 "${BIGGEMM_PROCESSES:-6}"); do

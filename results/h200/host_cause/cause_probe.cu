@@ -3,20 +3,21 @@
 // measures, every WINDOW_MS, the launch speed beside what could explain it:
 //   - the CPU's own speed: a chain of dependent multiply-adds (ns per step; the clock and any
 //     share of the core taken by a sibling thread show here), and pointer chases in the core's
-//     own L2 (256 KiB), in the last-level cache the socket shares (16 MiB) and in memory (256 MiB);
+//     own L1 (24 KiB) and L2 (256 KiB), in the last-level cache the socket shares (16 MiB) and
+//     in memory (256 MiB);
 //   - the CPU cycles and instructions per launch, where the VM exposes a PMU (n/a otherwise):
 //     more cycles for the same instructions is a slower pipeline, more instructions is more work;
 //   - time taken away: the steal ticks of the thread's CPU and of the whole VM (/proc/stat, in
 //     USER_HZ), the thread's run-queue delay (/proc/self/schedstat) and its context switches.
 //   nvcc -O2 -arch=sm_90 -o cause_probe cause_probe.cu && ./cause_probe SECONDS WINDOW_MS
 // One line per window: t cpu us_per_launch cycles_per_launch instructions_per_launch
-//   alu_ns_per_step l2_ns_per_load llc_ns_per_load mem_ns_per_load steal_cpu steal_all run_delay_us
-//   nvcsw nivcsw
+//   alu_ns_per_step l1_ns_per_load l2_ns_per_load llc_ns_per_load mem_ns_per_load steal_cpu
+//   steal_all run_delay_us nvcsw nivcsw
 #include <cuda_runtime.h>
 #include <linux/perf_event.h>
 #include <sched.h>
-#include <sys/resource.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -124,7 +125,8 @@ class Chase {
     std::vector<std::size_t> order(count_);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::shuffle(order.begin() + 1, order.end(), rng);
-    for (std::size_t i = 0; i < count_; ++i) lines_[order[i]].next = &lines_[order[(i + 1) % count_]];
+    for (std::size_t i = 0; i < count_; ++i)
+      lines_[order[i]].next = &lines_[order[(i + 1) % count_]];
     at_ = lines_;
   }
   ~Chase() { std::free(lines_); }
@@ -154,7 +156,7 @@ int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 20.0;
   const double window = (argc > 2 ? std::atof(argv[2]) : 100.0) * 1e-3;
   std::mt19937 rng(12345);
-  Chase l2(256u << 10, rng), llc(16u << 20, rng), mem(256u << 20, rng);
+  Chase l1(24u << 10, rng), l2(256u << 10, rng), llc(16u << 20, rng), mem(256u << 20, rng);
   std::uint64_t alu = 1;
 
   const int cycles_fd = open_counter(PERF_COUNT_HW_CPU_CYCLES);
@@ -194,24 +196,27 @@ int main(int argc, char** argv) {
     const Clock::time_point a0 = Clock::now();
     for (int i = 0; i < kAluSteps; ++i) alu = alu * 6364136223846793005ull + 1442695040888963407ull;
     const double alu_ns = seconds_between(a0, Clock::now()) * 1e9 / kAluSteps;
-    // The core's own L2 (2 MiB), warm; the last-level cache, shared with the socket's other
-    // cores, warm; memory, cold (256 MiB is over any LLC).
+    // The core's own L1 (48 KiB) and L2 (2 MiB), warm; the last-level cache, shared with the
+    // socket's other cores, warm; memory, cold (256 MiB is over any LLC). A hyperthread sibling the
+    // VM cannot see would share L1 and L2 with this thread, and show in their times alone.
+    const double l1_ns = l1.ns_per_load(l1.lines(), 100000);
     const double l2_ns = l2.ns_per_load(l2.lines(), 100000);
     const double llc_ns = llc.ns_per_load(llc.lines(), 100000);
     const double mem_ns = mem.ns_per_load(0, 20000);
 
     const Sample after = sample(cpu);
     const bool pmu = cycles_fd >= 0 && instructions_fd >= 0 && c0 >= 0 && c1 >= 0;
-    std::printf("%.3f %d %.3f %.0f %.0f %.3f %.2f %.2f %.1f %.0f %.0f %.1f %.0f %.0f\n", t, cpu,
-                launch_s / launches * 1e6, pmu ? (c1 - c0) / launches : -1.0,
-                pmu ? (i1 - i0) / launches : -1.0, alu_ns, l2_ns, llc_ns, mem_ns,
+    std::printf("%.3f %d %.3f %.0f %.0f %.3f %.2f %.2f %.2f %.1f %.0f %.0f %.1f %.0f %.0f\n", t,
+                cpu, launch_s / launches * 1e6, pmu ? (c1 - c0) / launches : -1.0,
+                pmu ? (i1 - i0) / launches : -1.0, alu_ns, l1_ns, l2_ns, llc_ns, mem_ns,
                 after.steal_cpu - before.steal_cpu, after.steal_all - before.steal_all,
                 (after.run_delay - before.run_delay) * 1e-3, after.nvcsw - before.nvcsw,
                 after.nivcsw - before.nivcsw);
   }
   // Printed so that the chains cannot be optimized away.
   std::fprintf(stderr, "checksum %llu\n",
-               static_cast<unsigned long long>(alu + l2.position() + llc.position() + mem.position()));
+               static_cast<unsigned long long>(alu + l1.position() + l2.position() +
+                                               llc.position() + mem.position()));
   CHECK(cudaStreamDestroy(s));
   CHECK(cudaFree(d));
   return 0;
