@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The device call behind this folder: what the host is like (lscpu, the PMU's availability),
-# cause_probe.cu in PROBES processes of SECONDS_EACH s (100 ms windows), then sync_bench's BigGemm
-# n=8192 Async/DeviceSync rows, every dtype, in BIGGEMM_PROCESSES processes, each with the VM's
-# steal and CPU ticks from /proc/stat before and after it (none, and no build, with 0).
+# cause_probe.cu in PROBES processes of SECONDS_EACH s (100 ms windows; PROBE_MODE=sweep moves
+# each window to the next CPU), then sync_bench's BigGemm n=8192 Async/DeviceSync rows, every
+# dtype, in BIGGEMM_PROCESSES processes, each with the VM's steal and CPU ticks from /proc/stat
+# before and after it (none, and no build, with 0).
 #   bash results/h200/host_cause/cause_call.sh OUT   (from the repository root)
 # OUT gets host.txt, summary.txt and raw.tar.gz (the probes' windows, the BigGemm JSON and ticks).
 set -uo pipefail
@@ -21,7 +22,8 @@ command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH
 nvcc -O2 -arch=sm_90 -o "$raw/cause_probe" "$here/cause_probe.cu" >"$raw/probe_build.log" 2>&1 ||
   { cat "$raw/probe_build.log"; exit 1; }
 for i in $(seq 1 "${PROBES:-3}"); do
-  "$raw/cause_probe" "${SECONDS_EACH:-20}" 100 >"$raw/probe-$i.txt" 2>"$raw/probe-$i.err" ||
+  # shellcheck disable=SC2086 # PROBE_MODE is a word or nothing
+  "$raw/cause_probe" "${SECONDS_EACH:-20}" 100 ${PROBE_MODE:-} >"$raw/probe-$i.txt" 2>"$raw/probe-$i.err" ||
     echo "probe $i: exit $?"
 done
 

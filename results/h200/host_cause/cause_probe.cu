@@ -9,7 +9,7 @@
 //     more cycles for the same instructions is a slower pipeline, more instructions is more work;
 //   - time taken away: the steal ticks of the thread's CPU and of the whole VM (/proc/stat, in
 //     USER_HZ), the thread's run-queue delay (/proc/self/schedstat) and its context switches.
-//   nvcc -O2 -arch=sm_90 -o cause_probe cause_probe.cu && ./cause_probe SECONDS WINDOW_MS
+//   nvcc -O2 -arch=sm_90 -o cause_probe cause_probe.cu && ./cause_probe SECONDS WINDOW_MS [sweep]
 // One line per window: t cpu us_per_launch cycles_per_launch instructions_per_launch
 //   alu_ns_per_step l1_ns_per_load l2_ns_per_load llc_ns_per_load mem_ns_per_load steal_cpu
 //   steal_all run_delay_us nvcsw nivcsw
@@ -155,6 +155,15 @@ class Chase {
 int main(int argc, char** argv) {
   const double seconds = argc > 1 ? std::atof(argv[1]) : 20.0;
   const double window = (argc > 2 ? std::atof(argv[2]) : 100.0) * 1e-3;
+  // "sweep": each window on the next of the process's CPUs in turn, pinned there, so that a CPU
+  // that is slow for good can be told from a time that is slow on every CPU.
+  const bool sweep = argc > 3 && std::strcmp(argv[3], "sweep") == 0;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) std::perror("sched_getaffinity");
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &allowed)) cpus.push_back(c);
+  std::size_t next_cpu = 0;
   std::mt19937 rng(12345);
   Chase l1(24u << 10, rng), l2(256u << 10, rng), llc(16u << 20, rng), mem(256u << 20, rng);
   std::uint64_t alu = 1;
@@ -174,6 +183,12 @@ int main(int argc, char** argv) {
 
   const Clock::time_point start = Clock::now();
   while (seconds_between(start, Clock::now()) < seconds) {
+    if (sweep) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpus[next_cpu++ % cpus.size()], &one);
+      if (sched_setaffinity(0, sizeof(one), &one) != 0) std::perror("sched_setaffinity");
+    }
     const int cpu = sched_getcpu();
     const Sample before = sample(cpu);
     const double t = seconds_between(start, Clock::now());
