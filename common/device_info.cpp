@@ -105,6 +105,11 @@ ContextFields device_context(int device) {
       {"host_wait_mode", current_wait_mode()},
       {"cpu_model", cpu_model()},
   };
+  if (const auto ghz = host_clock_ghz()) {
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.2f", *ghz);
+    fields.emplace_back("host_clock_ghz", text);
+  }
   std::string why;
   if (const auto nvml = NvmlDevice::open(bus_id, &why)) {
     for (auto& kv : clock_state(*nvml, "_start")) fields.push_back(std::move(kv));

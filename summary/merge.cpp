@@ -2,10 +2,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "json_layout.hpp"
 #include "json_sanitize.hpp"
 #include "name_grammar.hpp"
+#include "run_info.hpp"
 #include "statistics.hpp"
 
 namespace sync_summary {
@@ -209,6 +212,23 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
   for (std::size_t r = 1; r < runs.size(); ++r)
     if (context_text(runs[r].document, "gpu_uuid") != context_text(first_run, "gpu_uuid"))
       context.erase("gpu_uuid");
+  // Each process measured its host's clock: the merged run holds their range, or nothing when a
+  // run does not say (it cannot vouch for that process's host).
+  std::optional<ClockRange> clocks;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const auto clock = parse_clock_range(context_text(runs[r].document, "host_clock_ghz"));
+    if (!clock) {
+      clocks.reset();
+      break;
+    }
+    clocks =
+        r == 0 ? *clock
+               : ClockRange{std::min(clocks->low, clock->low), std::max(clocks->high, clock->high)};
+  }
+  if (clocks)
+    context["host_clock_ghz"] = clock_range_text(*clocks);
+  else
+    context.erase("host_clock_ghz");
   if (order.empty()) throw InputError("merge: no benchmark to merge");
   // A run merged before counts as the processes it holds, so that a baseline built up one merge
   // at a time says how many processes it is made of.

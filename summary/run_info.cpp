@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <set>
 
 namespace sync_summary {
@@ -20,6 +23,33 @@ std::string file_stem(const std::string& path) {
   const auto dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base.erase(dot);
   return base;
+}
+
+// A whole positive finite decimal, or nullopt.
+std::optional<double> positive_number(std::string_view text) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text.front()))) return std::nullopt;
+  const std::string s(text);
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !std::isfinite(v) || !(v > 0)) return std::nullopt;
+  return v;
+}
+
+std::string fixed2(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f", v);
+  return text;
+}
+
+// How far apart two clock ranges lie, "NEW's core 19% slower", or "" within kHostClocksApart.
+std::string clocks_apart(const ClockRange& base, const ClockRange& next) {
+  if (next.low > base.high * (1 + kHostClocksApart))
+    return "NEW's core " + std::to_string(std::lround(100 * (next.low / base.high - 1))) +
+           "% faster";
+  if (base.low > next.high * (1 + kHostClocksApart))
+    return "NEW's core " + std::to_string(std::lround(100 * (1 - next.high / base.low))) +
+           "% slower";
+  return "";
 }
 
 bool distinct(const std::vector<std::string>& v) {
@@ -68,7 +98,10 @@ std::vector<std::string> run_header_lines(const RunData& d) {
   lines.push_back("driver: " + cuda_version_text(r.context_value("driver_version")) +
                   ", CUDA runtime: " + cuda_version_text(r.context_value("runtime_version")) +
                   ", cuBLAS: " + context_or_unknown(r, "cublas_version"));
-  lines.push_back("host wait mode: " + context_or_unknown(r, "host_wait_mode"));
+  std::string host = "host wait mode: " + context_or_unknown(r, "host_wait_mode");
+  if (const auto clock = r.context_value("host_clock_ghz"); !clock.empty())
+    host += ", host clock " + std::string(clock) + " GHz (measured at start)";
+  lines.push_back(host);
   lines.push_back("date: " + context_or_unknown(r, "date") +
                   ", host: " + context_or_unknown(r, "host_name") +
                   ", sync_bench: " + context_or_unknown(r, "sync_bench_version"));
@@ -124,7 +157,30 @@ std::vector<std::string> context_differences(const Run& a, const Run& b) {
                       (y.empty() ? "?" : std::string(y)) + "'");
     }
   }
+  const auto x = a.context_value("host_clock_ghz");
+  const auto y = b.context_value("host_clock_ghz");
+  if (!x.empty() && !y.empty()) {
+    const auto cx = parse_clock_range(x);
+    const auto cy = parse_clock_range(y);
+    const std::string apart = cx && cy ? clocks_apart(*cx, *cy) : x == y ? "" : "unreadable";
+    if (!apart.empty())
+      diffs.push_back("host_clock_ghz: '" + std::string(x) + "' vs '" + std::string(y) + "' (" +
+                      apart + ")");
+  }
   return diffs;
+}
+
+std::optional<ClockRange> parse_clock_range(std::string_view text) {
+  const auto dash = text.find('-');
+  const auto low = positive_number(text.substr(0, dash));
+  const auto high = dash == std::string_view::npos ? low : positive_number(text.substr(dash + 1));
+  if (!low || !high || *high < *low) return std::nullopt;
+  return ClockRange{*low, *high};
+}
+
+std::string clock_range_text(const ClockRange& range) {
+  const std::string low = fixed2(range.low), high = fixed2(range.high);
+  return low == high ? low : low + "-" + high;
 }
 
 std::string metric_title(const std::string& metric) {

@@ -2,6 +2,7 @@
 // What a run says about the machine it ran on: header lines, run labels, and the context
 // differences that make two runs hard to compare.
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,8 +26,21 @@ Table runs_table(const std::vector<RunData>& runs);
 void assign_labels(std::vector<RunData>& runs, const std::vector<std::string>& explicit_labels);
 
 // "gpu_name: 'A' vs 'B'" for each machine field (GPU, compute capability, driver, runtime,
-// wait mode) that differs between the runs.
+// wait mode, CPU model) that differs between the runs; and host_clock_ghz where the clocks lie
+// over kHostClocksApart apart (not when one run does not say: runs from before it was measured).
 std::vector<std::string> context_differences(const Run& a, const Run& b);
+
+// The host core's measured clock (sync_bench's host_clock_ghz): "2.97" from one process,
+// "2.86-2.97" from a merge of several. nullopt for any other text.
+struct ClockRange {
+  double low = 0, high = 0;
+};
+std::optional<ClockRange> parse_clock_range(std::string_view text);
+std::string clock_range_text(const ClockRange& range);  // "2.97", or "2.86-2.97"
+
+// The processes of one H200 VM ran their cores up to 9% apart (2.37-2.58 GHz), machines up to
+// 25% (results/h200/host_cause/): past 10%, the runs' host-bound times differ by their hosts.
+constexpr double kHostClocksApart = 0.10;
 
 // How a metric is described in titles: "time per step (us)", "host_us per step".
 std::string metric_title(const std::string& metric);

@@ -58,6 +58,12 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
   for (const char* key : {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version",
                           "cublas_version", "host_wait_mode", "sync_bench_version"})
     EXPECT_TRUE(run["context"].contains(key)) << key;
+#if defined(__x86_64__)
+  // The host core's measured clock, as text with two decimals; a plausible one.
+  const double ghz = std::stod(run["context"].at("host_clock_ghz").get<std::string>());
+  EXPECT_GT(ghz, 0.8);
+  EXPECT_LT(ghz, 6.5);
+#endif
 }
 
 TEST(GpuPatterns, ScalarReadOnBigGemmTakesAtLeastTheGemm) {

@@ -101,6 +101,21 @@ TEST(CpuModel, UnknownWithoutModelName) {
   EXPECT_EQ(cpu_model(other_key), "unknown");
 }
 
+// The measured clock of the core: a plausible figure that a second measurement repeats. A chain
+// the compiler had shortened, or a wrong cycle count, would read 2x or more off.
+TEST(HostClock, PlausibleAndRepeatable) {
+#if defined(__x86_64__)
+  const auto first = host_clock_ghz();
+  const auto second = host_clock_ghz();
+  ASSERT_TRUE(first && second);
+  EXPECT_GT(*first, 0.8);
+  EXPECT_LT(*first, 6.5);
+  EXPECT_NEAR(*second / *first, 1.0, 0.15);
+#else
+  EXPECT_FALSE(host_clock_ghz());  // a step's cycles are not known here
+#endif
+}
+
 TEST(CpuModel, UnknownForMissingFile) {
   EXPECT_EQ(cpu_model(std::string("/nonexistent/cpuinfo")), "unknown");
 }

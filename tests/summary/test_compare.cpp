@@ -194,6 +194,45 @@ TEST(Compare, DifferentMachinesOrWaitModesWarn) {
   EXPECT_TRUE(other.rows.empty());
 }
 
+// The hosts' measured clocks: a warning when they lie over 10% apart, none when they overlap or
+// are close, or when a run does not say; text that is no clock is shown as it is.
+TEST(Compare, WarnsOfHostClocksApart) {
+  const auto warnings = [](const char* base_clock, const char* new_clock) {
+    const auto run = [](const char* clock, const char* file) {
+      std::map<std::string, std::string> context;
+      if (*clock) context["host_clock_ghz"] = clock;
+      return digest(parse_run(
+          test::gb_json({test::unpaired("NullKernel/Async", {3.0}, 0.0)}, context), file));
+    };
+    return compare_runs(run(base_clock, "base.json"), run(new_clock, "new.json"), CompareOptions{})
+        .context_warnings;
+  };
+  using V = std::vector<std::string>;
+  EXPECT_EQ(warnings("2.86-2.97", "2.41"),
+            V{"host_clock_ghz: '2.86-2.97' vs '2.41' (NEW's core 16% slower)"});
+  EXPECT_EQ(warnings("2.41", "2.86-2.97"),
+            V{"host_clock_ghz: '2.41' vs '2.86-2.97' (NEW's core 19% faster)"});
+  EXPECT_EQ(warnings("2.86-2.97", "2.70"), V{});  // 2.86 / 2.70: 6% apart
+  EXPECT_EQ(warnings("2.37-2.58", "2.80"), V{});  // 8.5% over the range's high
+  EXPECT_EQ(warnings("2.97", ""), V{});
+  EXPECT_EQ(warnings("", "2.41"), V{});
+  EXPECT_EQ(warnings("2.97", "fast"), V{"host_clock_ghz: '2.97' vs 'fast' (unreadable)"});
+}
+
+TEST(Compare, ReadsClockRanges) {
+  ASSERT_TRUE(parse_clock_range("2.97"));
+  EXPECT_DOUBLE_EQ(parse_clock_range("2.97")->low, 2.97);
+  EXPECT_DOUBLE_EQ(parse_clock_range("2.97")->high, 2.97);
+  ASSERT_TRUE(parse_clock_range("2.86-2.97"));
+  EXPECT_DOUBLE_EQ(parse_clock_range("2.86-2.97")->low, 2.86);
+  EXPECT_DOUBLE_EQ(parse_clock_range("2.86-2.97")->high, 2.97);
+  for (const char* bad : {"", "-", "2.97-", "-2.97", "2.97-2.86", "0", "nan", "inf", "2.9x",
+                          " 2.97", "2.86--2.97", "1e999"})
+    EXPECT_FALSE(parse_clock_range(bad)) << bad;
+  EXPECT_EQ(clock_range_text({2.86, 2.97}), "2.86-2.97");
+  EXPECT_EQ(clock_range_text({2.5, 2.5}), "2.50");
+}
+
 TEST(Compare, RatesRegressWhenTheyDrop) {
   EXPECT_TRUE(higher_is_better("bytes_per_second"));
   EXPECT_TRUE(higher_is_better("TFLOPS"));

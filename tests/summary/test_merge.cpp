@@ -147,6 +147,27 @@ TEST(Merge, RunsOfSeveralGpusNameNone) {
   EXPECT_FALSE(read_json(mixed)["context"].contains("gpu_uuid"));
 }
 
+// Each process measured its host's clock; the merged run holds their range, and none when one
+// run does not say.
+TEST(Merge, HostClockBecomesTheProcessesRange) {
+  const auto clock_of = [](const std::vector<std::string>& clocks) {
+    std::vector<std::string> files;
+    for (std::size_t i = 0; i < clocks.size(); ++i)
+      files.push_back(clocks[i] == "none"
+                          ? run_file(static_cast<int>(i))
+                          : run_file(static_cast<int>(i), {{"host_clock_ghz", clocks[i]}}));
+    const std::string out = temp("clock");
+    merge_runs(files, out);
+    const nlohmann::json context = read_json(out)["context"];
+    return context.contains("host_clock_ghz") ? context["host_clock_ghz"].get<std::string>()
+                                              : std::string("absent");
+  };
+  EXPECT_EQ(clock_of({"2.97", "2.86", "2.91-2.95"}), "2.86-2.97");
+  EXPECT_EQ(clock_of({"2.50", "2.50"}), "2.50");
+  EXPECT_EQ(clock_of({"2.50", "none"}), "absent");
+  EXPECT_EQ(clock_of({"2.50", "fast"}), "absent");
+}
+
 // Each repetition's row names its run's GPU, and a row merged before keeps its own: a baseline
 // merged from merged runs still knows every process's machine.
 TEST(Merge, EveryRepetitionNamesItsGpu) {

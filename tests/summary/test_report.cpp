@@ -496,5 +496,24 @@ TEST(Report, PatternsSharingAnArgStayTogether) {
   EXPECT_EQ(row(t, "512")[column(t, "+us", 1)], "+8.000");
 }
 
+// The header says how fast the host's core ran when the run measured it, and a compare of two
+// runs whose hosts ran far apart says so.
+TEST(Report, HeaderShowsTheHostClock) {
+  const std::string dir = testing::TempDir();
+  const auto file = [&](const char* name, const char* clock) {
+    return test::write_run(dir + name, {test::paired("NullKernel/DeviceSync", {5.0})},
+                           {{"host_clock_ghz", clock}});
+  };
+  const std::string fast = file("clock_fast.json", "2.97"), slow = file("clock_slow.json", "2.41");
+  EXPECT_TRUE(contains(test::run({"report", fast}).out,
+                       "host wait mode: spin, host clock 2.97 GHz (measured at start)"));
+  const auto cmp = test::run({"compare", fast, slow});
+  EXPECT_TRUE(contains(cmp.err,
+                       "warning: runs differ in host_clock_ghz: '2.97' vs '2.41' "
+                       "(NEW's core 19% slower)"))
+      << cmp.err;
+  EXPECT_TRUE(contains(cmp.out, "host_clock_ghz: '2.97' vs '2.41'")) << cmp.out;
+}
+
 }  // namespace
 }  // namespace sync_summary
