@@ -58,7 +58,8 @@ std::optional<double> host_clock_ghz() {
           "imul %[a], %[x]\n\tadd %[b], %[x]\n\t"
           "imul %[a], %[x]\n\tadd %[b], %[x]"
           : [x] "+r"(x)
-          : [a] "r"(a), [b] "r"(b));
+          : [a] "r"(a), [b] "r"(b)
+          : "cc");
     }
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
