@@ -214,16 +214,15 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
       context.erase("gpu_uuid");
   // Each process measured its host's clock: the merged run holds their range, or nothing when a
   // run does not say (it cannot vouch for that process's host).
-  std::optional<ClockRange> clocks;
-  for (std::size_t r = 0; r < runs.size(); ++r) {
+  std::optional<ClockRange> clocks = parse_clock_range(context_text(first_run, "host_clock_ghz"));
+  for (std::size_t r = 1; r < runs.size() && clocks; ++r) {
     const auto clock = parse_clock_range(context_text(runs[r].document, "host_clock_ghz"));
     if (!clock) {
       clocks.reset();
       break;
     }
-    clocks =
-        r == 0 ? *clock
-               : ClockRange{std::min(clocks->low, clock->low), std::max(clocks->high, clock->high)};
+    clocks->low = std::min(clocks->low, clock->low);
+    clocks->high = std::max(clocks->high, clock->high);
   }
   if (clocks)
     context["host_clock_ghz"] = clock_range_text(*clocks);

@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <set>
+
+#include "format_number.hpp"
 
 namespace sync_summary {
 namespace {
@@ -33,12 +34,6 @@ std::optional<double> positive_number(std::string_view text) {
   const double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || !std::isfinite(v) || !(v > 0)) return std::nullopt;
   return v;
-}
-
-std::string fixed2(double v) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%.2f", v);
-  return text;
 }
 
 // How far apart two clock ranges lie, "NEW's core 19% slower", or "" within kHostClocksApart.
@@ -179,7 +174,7 @@ std::optional<ClockRange> parse_clock_range(std::string_view text) {
 }
 
 std::string clock_range_text(const ClockRange& range) {
-  const std::string low = fixed2(range.low), high = fixed2(range.high);
+  const std::string low = fmt_fixed(range.low, 2), high = fmt_fixed(range.high, 2);
   return low == high ? low : low + "-" + high;
 }
 
