@@ -17,8 +17,8 @@ std::string cpu_model(const std::string& cpuinfo_path = "/proc/cpuinfo");
 // since Nehalem and AMD's since Zen). nullopt off x86-64, where a step's cycles are not known.
 // Why measure it: on a VM, /proc/cpuinfo's "model name" and Google Benchmark's mhz_per_cpu say
 // nothing of the core's real clock. Every H200 VM reported 2100 MHz and "Intel(R) Xeon(R)
-// Processor" while its cores ran at 2.37-2.97 GHz, and its launches took 3.3-4.5 us in step
-// with that clock (results/h200/host_cause/). Takes about 10 ms.
+// Processor" while its cores ran at 2.31-2.97 GHz; between machines its launches took 3.3-4.5
+// us in step with that clock (results/h200/host_cause/, host_clock/). Takes about 10 ms.
 std::optional<double> host_clock_ghz();
 
 }  // namespace sync_bench
