@@ -9,10 +9,7 @@
 #include "cuda_check.hpp"
 #include "host_info.hpp"
 #include "nvml_probe.hpp"
-
-#ifndef SYNC_BENCH_VERSION
-#define SYNC_BENCH_VERSION "unknown"
-#endif
+#include "sync_bench_version.h"
 
 namespace sync_bench {
 namespace {
