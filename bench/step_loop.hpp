@@ -17,6 +17,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -123,6 +124,14 @@ struct AbandonTraceOnThrow {
     if (trace) trace->abandon();
   }
 };
+// The same for the sync accounting pass: CUPTI takes one subscriber, so a pass left subscribed by
+// a step that threw would fail every later benchmark's pass and leave its callbacks in their steps.
+struct AbandonAccountingOnThrow {
+  SyncAccounting* accounting;
+  ~AbandonAccountingOnThrow() {
+    if (accounting) accounting->abandon();
+  }
+};
 
 struct LoopConfig {
   int warmup_steps = 3;
@@ -193,6 +202,13 @@ inline void warm_up_baseline(const StepFunction& baseline, std::int64_t& i,
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+// The index of the first timed step (run_timed_steps, measure_paired), after the warm-up, the
+// sizing batch and, when paired, the baseline's warm-up. A pattern that acts every `period` steps
+// counts its periods from here, so that every batch (a whole number of periods) ends on one.
+inline std::int64_t first_timed_step(const LoopConfig& config) {
+  return config.warmup_steps + config.sizing_steps + (config.baseline ? config.warmup_steps : 0);
+}
+
 // Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
 // then rounded up to whole periods of the pattern.
 inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, std::int64_t period) {
@@ -251,6 +267,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   StepFunction baseline = config.baseline;
   const bool paired = static_cast<bool>(baseline);
   if (paired) warm_up_baseline(baseline, i, config);
+  assert(i == first_timed_step(config));
 
   BatchTimer timer;
   for (auto _ : state) {
@@ -273,17 +290,21 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   auto settle = [&config] {
     if (config.settle) config.settle();
   };
-  // Sync accounting: a few more steps, untimed, with CUPTI callbacks on.
+  // Sync accounting: a few more steps, untimed, with CUPTI callbacks on. The untimed passes run
+  // the timed step, injected cost included, so that what they report beside the timing (host time
+  // with the callbacks, the anatomy's step, the GPU's busy time) is of the same step.
   if (SyncAccounting* accounting = sync_accounting(); accounting && stats.steps > 0) {
     const std::int64_t steps =
         untimed_pass_steps(stats.batch, config.accounting_steps, config.period);
     settle();
     if (accounting->begin(&stats.accounting_error)) {
+      AbandonAccountingOnThrow guard{accounting};
       const auto host0 = StepClock::now();
-      for (std::int64_t a = 0; a < steps; ++a) step(i++);
+      for (std::int64_t a = 0; a < steps; ++a) timed_step(i++);
       stats.accounted_host_seconds =
           std::chrono::duration<double>(StepClock::now() - host0).count();
       settle();
+      guard.accounting = nullptr;
       stats.syncs = accounting->end();
       stats.accounted_steps = steps;
     }
@@ -306,13 +327,13 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       AbandonTraceOnThrow guard{trace};
       // CUPTI instruments a call path the first time it is traced (milliseconds on the H100):
       // two steps absorb that before the recorded ones, which start on an idle GPU again.
-      for (int w = 0; w < kAnatomyWarmupSteps; ++w) step(i++);
+      for (int w = 0; w < kAnatomyWarmupSteps; ++w) timed_step(i++);
       CUDA_CHECK(cudaDeviceSynchronize());
       std::vector<std::uint64_t> starts;
       starts.reserve(static_cast<std::size_t>(steps));
       for (std::int64_t a = 0; a < steps; ++a) {
         starts.push_back(ActivityTrace::now_ns());
-        step(i++);
+        timed_step(i++);
       }
       const std::uint64_t host_end = ActivityTrace::now_ns();
       CUDA_CHECK(cudaDeviceSynchronize());
@@ -330,10 +351,15 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
 
   // Last, so that the steps before it keep the step indices an aligned benchmark counts on.
   StepFunction gpu_work = paired ? baseline : config.gpu_work;
-  if (gpu_work)
-    stats.gpu_busy = probe_gpu_busy(stream, gpu_work, i, stats.batch, stats.host);
-  else if (config.step_is_async)
-    stats.gpu_busy = probe_gpu_busy(stream, step, i, stats.batch, stats.host);
+  if (gpu_work) {
+    auto injected_work = [&](std::int64_t s) {
+      cost.pay();
+      gpu_work(s);
+    };
+    stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, stats.batch, stats.host);
+  } else if (config.step_is_async) {
+    stats.gpu_busy = probe_gpu_busy(stream, timed_step, i, stats.batch, stats.host);
+  }
   stats.last_step = i - 1;
   return stats;
 }
@@ -355,22 +381,25 @@ double measure_step_seconds(cudaStream_t stream, Step&& step, int batches,
 }
 
 // What a paired benchmark measures (baseline and median per-round overhead, seconds per step),
-// outside Google Benchmark's loop and without a stopping rule: `rounds` rounds, the order flipped
-// every round, both step functions taking the next step indices. For derived numbers (a fit).
+// outside Google Benchmark's loop and without a stopping rule: `rounds` rounds of the step and
+// config.baseline (which must be set), the order flipped every round, both taking the next step
+// indices. For derived numbers (a fit).
 template <class Step>
-MeasuredSteps measure_paired(cudaStream_t stream, Step&& step, StepFunction baseline, int rounds,
-                             const LoopConfig& config = {}) {
+MeasuredSteps measure_paired(cudaStream_t stream, Step&& step, int rounds,
+                             const LoopConfig& config) {
+  if (!config.baseline) throw std::logic_error("measure_paired: the config names no baseline");
   std::int64_t i = 0;
   const std::int64_t batch = batch_steps(warm_up(stream, step, i, config), config);
-  warm_up_baseline(baseline, i, config);
+  warm_up_baseline(config.baseline, i, config);
+  assert(i == first_timed_step(config));
   BatchTimer timer;
   Measurement measurement(stopping_rule(), /*paired=*/true);
   for (int r = 0; r < rounds; ++r) {
     BatchTime base;
     const bool base_first = Measurement::baseline_first(r);
-    if (base_first) base = time_batch(stream, baseline, i, batch, timer);
+    if (base_first) base = time_batch(stream, config.baseline, i, batch, timer);
     const BatchTime own = time_batch(stream, step, i, batch, timer);
-    if (!base_first) base = time_batch(stream, baseline, i, batch, timer);
+    if (!base_first) base = time_batch(stream, config.baseline, i, batch, timer);
     measurement.add_round(own, base);
   }
   return measurement.result();

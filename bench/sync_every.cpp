@@ -39,8 +39,7 @@ LoopConfig aligned_config(int k = 1, const GemmOp* paired_with = nullptr) {
 // Step i: the GEMM, then the sync when i closes a period of k steps (periods counted from the
 // first timed step, so that every batch ends one).
 auto sync_every_step(const GemmOp& op, int k, cudaStream_t stream) {
-  const LoopConfig config = aligned_config();
-  const std::int64_t first = config.warmup_steps + config.sizing_steps;
+  const std::int64_t first = first_timed_step(aligned_config(k, &op));
   return [&op, k, stream, first](std::int64_t i) {
     op.enqueue(i);
     if ((i - first + 1) % k == 0) CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -66,11 +65,10 @@ void run_fit(benchmark::State& state) {
   BenchContext& ctx = bench_context();
   const cudaStream_t stream = ctx.stream();
   const GemmOp op(ctx.gemm(kDtype, kBackend, kN));
-  const StepFunction gemm_alone = [&op](std::int64_t i) { op.enqueue(i); };
   std::vector<double> periods, baseline_us, overhead_us;
   for (int k : kPeriods) {
-    const MeasuredSteps m = measure_paired(stream, sync_every_step(op, k, stream), gemm_alone,
-                                           kFitRounds, aligned_config(k));
+    const MeasuredSteps m =
+        measure_paired(stream, sync_every_step(op, k, stream), kFitRounds, aligned_config(k, &op));
     periods.push_back(k);
     baseline_us.push_back(m.baseline * 1e6);
     overhead_us.push_back(m.overhead * 1e6);

@@ -96,7 +96,7 @@ void run(benchmark::State& state, const Spec& spec) {
       config.target_batch_seconds = 1.0;
       config.max_batch = kReadEvery;
       config.period = kReadEvery;
-      const std::int64_t first = config.warmup_steps + config.sizing_steps;
+      const std::int64_t first = first_timed_step(config);
       stats = run_timed_steps(
           state, stream,
           [&](std::int64_t i) {

@@ -102,6 +102,11 @@ struct SyncAccounting::Impl {
   // with every callback disabled, made the timed steps 1-3% slower on the H100; subscribing per
   // pass removes that and costs about 2 ms a benchmark (results/h100/README.md).
   bool subscribe(std::string* why) {
+    // Subscribing over a live subscription would lose its handle, and with it any way to detach.
+    if (subscriber) {
+      if (why) *why = "cuptiSubscribe: the last accounting pass is still subscribed";
+      return false;
+    }
     const CUptiResult result = cuptiSubscribe(&subscriber, &Impl::callback, this);
     if (result == CUPTI_SUCCESS) return true;
     subscriber = nullptr;
@@ -162,6 +167,10 @@ SyncCounts SyncAccounting::end() {
     std::fprintf(stderr, "sync_bench: sync accounting: %s\n", why.c_str());
   impl_->unsubscribe();
   return impl_->counts;
+}
+
+void SyncAccounting::abandon() {
+  impl_->unsubscribe();
 }
 
 std::string SyncAccounting::describe_per_step(const SyncCounts& counts, std::int64_t steps) {

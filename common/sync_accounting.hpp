@@ -34,6 +34,7 @@ class SyncAccounting {
   // when CUPTI would not: then nothing is counted, and end() must not be called.
   bool begin(std::string* why);
   SyncCounts end();  // unsubscribes and returns what the callbacks saw since begin()
+  void abandon();    // unsubscribes after a failed pass; the counts are not wanted
 
   // "cudaStreamSynchronize x1, cudaMemcpyAsync(pageable) x1" per step, or "none".
   static std::string describe_per_step(const SyncCounts& counts, std::int64_t steps);

@@ -3,15 +3,21 @@
 
 #include <gtest/gtest.h>
 
+#include <benchmark/benchmark.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "cuda_resources.hpp"
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
 #include "ops.hpp"
 #include "step_loop.hpp"
+#include "sync_accounting.hpp"
 #include "unsupported.hpp"
 
 namespace sync_bench {
@@ -66,22 +72,109 @@ TEST(GpuOps, PairedBaselineIsWarmedUpBeforeTheFirstRound) {
   NullKernelOp op(stream.get());
   std::string order;  // 's' a step, 'b' a baseline step, in call order
   std::int64_t next = 0;
+  std::int64_t first_after_baseline = -1;  // the step's index once the baseline has run
   auto record = [&](char who, std::int64_t i) {
     EXPECT_EQ(i, next++) << "every call takes the next step index";
+    if (who == 's' && first_after_baseline < 0 && order.find('b') != std::string::npos)
+      first_after_baseline = i;
     order += who;
     op.enqueue(i);
   };
   LoopConfig config;
   config.min_batch = config.max_batch = 4;
+  config.baseline = [&](std::int64_t i) { record('b', i); };
   measure_paired(
-      stream.get(), [&](std::int64_t i) { record('s', i); },
-      [&](std::int64_t i) { record('b', i); }, 2, config);
+      stream.get(), [&](std::int64_t i) { record('s', i); }, 2, config);
   // Step warm-up (3) and sizing (3), baseline warm-up (3), round 0 (step first), round 1.
   EXPECT_EQ(order,
             "ssssss"
             "bbb"
             "ssssbbbb"
             "bbbbssss");
+  // What a pattern acting every few steps counts its periods from (SyncEvery, TrainLoop).
+  EXPECT_EQ(first_after_baseline, first_timed_step(config));
+}
+
+// Runs `body` once as a Google Benchmark benchmark of one iteration (as sync_bench's
+// --benchmark_min_time does), printing nothing.
+void run_as_benchmark(const std::string& name, std::function<void(benchmark::State&)> body) {
+  struct Quiet : benchmark::BenchmarkReporter {
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>&) override {}
+  } quiet;
+  benchmark::RegisterBenchmark(name.c_str(), std::move(body))->UseManualTime()->Iterations(1);
+  ASSERT_EQ(benchmark::RunSpecifiedBenchmarks(&quiet, "^" + name + "/"), 1u) << name;
+}
+
+// A pattern that acts every `period` steps counts its periods from first_timed_step: then every
+// timed batch (a whole number of periods) ends on the pattern's action, paired or not.
+TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  NullKernelOp op(stream.get());
+  for (const bool paired : {false, true}) {
+    LoopConfig config;
+    config.period = 4;
+    config.min_batch = config.max_batch = 8;
+    if (paired) config.baseline = [&op](std::int64_t i) { op.enqueue(i); };
+    std::vector<std::int64_t> timed;  // the step's indices in the timed rounds
+    run_as_benchmark(paired ? "PeriodsPaired" : "PeriodsUnpaired", [&](benchmark::State& state) {
+      run_timed_steps(
+          state, stream.get(),
+          [&](std::int64_t i) {
+            if (step_phase() == StepPhase::timed) timed.push_back(i);
+            op.enqueue(i);
+          },
+          config);
+    });
+    ASSERT_FALSE(timed.empty());
+    for (std::size_t k = 0; k < timed.size(); ++k) {
+      const bool batch_ends = k + 1 == timed.size() || timed[k + 1] != timed[k] + 1;
+      if (batch_ends) {
+        EXPECT_EQ((timed[k] - first_timed_step(config) + 1) % config.period, 0)
+            << "paired " << paired << ": a batch ended on step " << timed[k];
+      }
+    }
+  }
+}
+
+// A step that throws inside the sync accounting pass must not leave CUPTI subscribed: CUPTI takes
+// one subscriber, and every later benchmark's pass would fail and keep the callbacks in its steps.
+TEST(GpuOps, AStepThatThrowsInTheAccountingPassLeavesCuptiFree) {
+  SKIP_WITHOUT_GPU();
+  std::string why;
+  auto created = SyncAccounting::create(&why);
+  if (!created) GTEST_SKIP() << "CUPTI cannot be subscribed to here: " << why;
+  set_sync_accounting(std::move(created));
+  Stream stream;
+  NullKernelOp op(stream.get());
+  bool timed_seen = false;
+  std::string thrown;
+  run_as_benchmark("ThrowsInAccounting", [&](benchmark::State& state) {
+    try {
+      run_timed_steps(state, stream.get(), [&](std::int64_t i) {
+        if (step_phase() == StepPhase::timed)
+          timed_seen = true;
+        else if (timed_seen)
+          throw std::runtime_error("a step failed in the accounting pass");
+        op.enqueue(i);
+      });
+    } catch (const std::exception& e) {
+      thrown = e.what();
+      state.SkipWithError(e.what());
+    }
+  });
+  EXPECT_EQ(thrown, "a step failed in the accounting pass");
+  EXPECT_EQ(cupti_left_attached(), "");
+  // The next pass subscribes and counts, as the next benchmark's would.
+  SyncAccounting* accounting = sync_accounting();
+  const bool began = accounting->begin(&why);
+  EXPECT_TRUE(began) << why;
+  if (began) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    EXPECT_EQ(accounting->end().blocking_calls, 1);
+  }
+  set_sync_accounting(nullptr);
 }
 
 TEST(GpuOps, EveryGemmValidatesAndAlternatesSign) {

@@ -195,6 +195,28 @@ TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly
   EXPECT_NEAR(added, 5.0, 1.5) << "clean " << at(clean, sync, "overhead_us") << " us";
 }
 
+// The untimed passes beside the timing (sync accounting, anatomy, the GPU-busy probe) run the step
+// that was timed, injected cost included: a host cost shows in the anatomy's step and not as a
+// negative accounting overhead, and a GPU cost that dwarfs the launch makes the step GPU-bound.
+TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
+  SKIP_WITHOUT_GPU();
+  const auto host =
+      rows(run_sync_bench_json("--anatomy=on --sync_inject=host:50us "
+                               "--benchmark_filter='^NullKernel/DeviceSync/manual_time$'"));
+  const auto& sync = host.at("NullKernel/DeviceSync");
+  ASSERT_EQ(sync.at("injected_us"), 50.0) << sync;
+  // Without the cost in the pass, these read about -50 us and -80%.
+  EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -10.0) << sync;
+  EXPECT_LT(std::abs(sync.at("anatomy_gap_pct").get<double>()), 25.0) << sync;
+
+  const auto gpu = rows(run_sync_bench_json(
+      "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'"));
+  const auto& async = gpu.at("NullKernel/Async");
+  ASSERT_EQ(async.at("injected_us"), 200.0) << async;
+  EXPECT_GT(async.at("gpu_busy_us").get<double>(), 190.0) << async;
+  EXPECT_EQ(async.at("gpu_bound"), 1.0) << async;
+}
+
 TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
   SKIP_WITHOUT_GPU();
   const auto r = rows(run_sync_bench_json(
