@@ -295,6 +295,8 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
       err << "sync_summary: warning: runs differ in " << printable(w) << "\n";
     if (const std::string w = host_warning(res.host); !w.empty())
       err << "sync_summary: warning: " << printable(w) << "\n";
+    if (const std::string w = host_paced_warning(res); !w.empty())
+      err << "sync_summary: warning: " << printable(w) << "\n";
     render(compare_document(res, runs[0], runs[1], co), o.format, out);
     // Every compared benchmark failed in NEW: no row was compared; a broken run (no GPU, a crash
     // in common code) is an error to look at, not a measurement.
@@ -303,13 +305,18 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
           << " newly failing): nothing could be compared\n";
       return 2;
     }
-    if (res.regressions > 0) return 1;
-    // The gate never passes on nothing.
+    // The gate never passes on nothing; two runs with no benchmark in common are a mismatch,
+    // not a regression.
     if (res.rows.empty()) {
       err << "sync_summary: compare: no benchmark could be compared (no names in common, or "
              "every one failed or lacks the metric)\n";
       return 2;
     }
+    if (res.single_repetition)
+      err << "sync_summary: warning: a run has one repetition a benchmark: its noise is unknown "
+             "and 2% of the step decides; merge K processes (sync_summary merge) for a gate "
+             "that knows its noise\n";
+    if (res.regressions > 0) return 1;
     if (res.gated == 0) {
       err << "sync_summary: compare: no row is gated (every compared row is host-bound or of "
              "unknown bound); --gate=all gates them all\n";

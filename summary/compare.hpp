@@ -118,6 +118,8 @@ struct Comparison {
   bool has_utest = false;
   UTest utest;
   Verdict verdict = Verdict::unchanged;
+  // GPU-bound in every process of BASE, host-bound in most of NEW's: not gated, but flagged.
+  bool host_paced_in_new = false;
 };
 
 // Where NEW's host stands among BASE's machines, from the host-bound times (unpaired steps the
@@ -150,9 +152,13 @@ struct CompareResult {
   std::size_t regressions = 0;
   std::size_t improvements = 0;
   std::size_t gated = 0;
-  std::size_t newly_failed = 0;    // ok in BASE, failed in NEW: counted as regressions
-  bool single_repetition = false;  // a side had one repetition: no noise estimate, no U test
-  bool few_repetitions = false;    // some U test ran on fewer than 9 repetitions a side
+  std::size_t newly_failed = 0;  // ok in BASE, failed in NEW: counted as regressions
+  // BASE's benchmarks NEW did not run, or whose gated value it lacks: counted as regressions.
+  std::size_t missing = 0;
+  bool single_repetition = false;       // a side had one repetition: no noise estimate, no U test
+  bool untestable_repetitions = false;  // a row too few a side for a U test to reach alpha
+  std::vector<std::string> host_paced_in_new;  // Comparison::host_paced_in_new rows
+  bool few_repetitions = false;                // some U test ran on fewer than 9 repetitions a side
 };
 
 // Minimum repetitions a side for the U test, and report.py's advice for reliable results.
@@ -166,6 +172,8 @@ CompareResult compare_runs(const RunData& base, const RunData& next, const Compa
 
 // The warning when NEW's host is outside BASE's machines (HostAmongMachines), else "".
 std::string host_warning(const HostAmongMachines& host);
+// The warning when rows GPU-bound in BASE became host-bound in most of NEW's processes, else "".
+std::string host_paced_warning(const CompareResult& result);
 Document compare_document(const CompareResult& result, const RunData& base, const RunData& next,
                           const CompareOptions& options);
 

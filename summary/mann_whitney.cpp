@@ -44,6 +44,12 @@ double mwu_p_asymptotic(double u1, int n1, int n2, double tie_term) {
   return std::min(1.0, std::erfc(z / std::sqrt(2.0)));
 }
 
+double mwu_smallest_p(int n1, int n2) {
+  double arrangements = 1.0;  // C(n1+n2, n1), built as a product of ratios
+  for (int k = 1; k <= n2; ++k) arrangements *= static_cast<double>(n1 + k) / k;
+  return std::min(1.0, 2.0 / arrangements);
+}
+
 UTest mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y) {
   const int n1 = static_cast<int>(x.size());
   const int n2 = static_cast<int>(y.size());

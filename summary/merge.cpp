@@ -10,6 +10,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -101,6 +103,16 @@ bool failed(const Json& row) {
   return row.value("error_occurred", false) || row.value("skipped", false);
 }
 
+// Whether a run holds a measured row (an iteration that neither failed nor was skipped): runs that
+// only failed may well be alike byte for byte, and carry no number to count twice.
+bool holds_measurement(const RunText& run) {
+  for (const Span& span : run.rows) {
+    const Json row = parse_value(span.of(run.text));
+    if (row.value("run_type", "iteration") == "iteration" && !failed(row)) return true;
+  }
+  return false;
+}
+
 Json aggregate_row(const Json& first, const std::string& name, const std::string& stat,
                    std::size_t n, const std::vector<std::string>& fields,
                    const std::map<std::string, std::vector<double>>& values) {
@@ -164,6 +176,15 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
   Plan plan;
   std::vector<RunText>& runs = plan.runs;
   for (const MergeInput& input : inputs) runs.push_back(read_run(input));
+  // The same run twice (one file named twice, through a link, or copied) would count its
+  // processes twice and shrink the noise the gate sees.
+  std::unordered_map<std::string_view, std::size_t> seen_texts;  // a run's text -> its index
+  for (std::size_t r = 0; r < runs.size(); ++r)
+    if (const auto [first, inserted] = seen_texts.emplace(runs[r].text, r);
+        !inserted && holds_measurement(runs[r]))
+      throw InputError("merge: " + runs[r].source + " is the same run as " +
+                       runs[first->second].source +
+                       " (byte for byte): its processes would count twice");
   for (std::size_t r = 1; r < runs.size(); ++r)
     for (const char* key : kSameContext)
       if (context_text(runs[r].document, key) != context_text(runs[0].document, key))

@@ -117,7 +117,8 @@ TEST(Cli, CompareExitCodes) {
   const auto reg = run({"compare", data_path("compare_base.json"), data_path("compare_new.json")});
   EXPECT_EQ(reg.rc, 1);
   EXPECT_TRUE(contains(reg.out,
-                       "Result: 5 regressions (1 newly failing), 1 improvement; 10 "
+                       "Result: 6 regressions (1 newly failing, 1 missing from NEW), 1 "
+                       "improvement; 10 "
                        "compared, 8 gated, 2 not gated"));
   const auto same =
       run({"compare", data_path("compare_base.json"), data_path("compare_base.json")});
@@ -126,7 +127,7 @@ TEST(Cli, CompareExitCodes) {
   const auto loose = run({"compare", "--threshold=250", data_path("compare_base.json"),
                           data_path("compare_new.json")});
   EXPECT_EQ(loose.rc, 1);  // the newly failing benchmark is a regression at any threshold
-  EXPECT_TRUE(contains(loose.out, "Result: 1 regression (1 newly failing)"));
+  EXPECT_TRUE(contains(loose.out, "Result: 2 regressions (1 newly failing, 1 missing from NEW)"));
   const auto negative = run({"compare", "--machine-threshold=-1", data_path("compare_base.json"),
                              data_path("compare_new.json")});
   EXPECT_EQ(negative.rc, 2);

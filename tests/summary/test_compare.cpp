@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -70,8 +71,9 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
   const Runs r = load("compare_base.json", "compare_new.json");
   const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
   EXPECT_EQ(res.rows.size(), 10u);
-  EXPECT_EQ(res.regressions, 5u);
+  EXPECT_EQ(res.regressions, 6u);  // 4 measured, 1 newly failing, 1 missing from NEW
   EXPECT_EQ(res.newly_failed, 1u);
+  EXPECT_EQ(res.missing, 1u);
   EXPECT_EQ(res.improvements, 1u);
   EXPECT_EQ(res.gated, 8u);
 
@@ -140,11 +142,17 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
 TEST(Compare, ThresholdAndAlphaDecide) {
   const Runs r = load("compare_base.json", "compare_new.json");
   CompareOptions loose;
-  loose.threshold_pct = 15.0;  // of the step: only the 0 -> 0.8 us overhead and the failure left
-  EXPECT_EQ(compare_runs(r.base, r.next, loose).regressions, 2u);
+  // Of the step: only the 0 -> 0.8 us overhead, the failure and the benchmark NEW lacks left.
+  loose.threshold_pct = 15.0;
+  EXPECT_EQ(compare_runs(r.base, r.next, loose).regressions, 3u);
   CompareOptions strict;
-  strict.alpha = 0.005;  // no 5-vs-5 U test reaches it: only the runs without repetitions count
-  EXPECT_EQ(compare_runs(r.base, r.next, strict).regressions, 3u);
+  // No 5-vs-5 U test reaches it (2 / C(10, 5) = 0.0079): the limit alone decides, and the +1 us
+  // whose processes overlap counts too.
+  strict.alpha = 0.005;
+  const CompareResult strict_result = compare_runs(r.base, r.next, strict);
+  EXPECT_EQ(strict_result.regressions, 7u);
+  EXPECT_TRUE(strict_result.untestable_repetitions);
+  EXPECT_FALSE(row(strict_result, "NullKernel/DeviceSync").has_utest);
   CompareOptions wide;
   wide.alpha = 0.5;  // now the overlapping +1 us counts too
   EXPECT_EQ(row(compare_runs(r.base, r.next, wide), "NullKernel/DeviceSync").verdict,
@@ -546,7 +554,14 @@ TEST(Compare, AStepHostBoundInSomeProcessesIsNotGated) {
   EXPECT_FALSE(c.gated);
   EXPECT_EQ(c.verdict, Verdict::not_gated);
   EXPECT_EQ(c.gate,
-            "not gated: host-bound in 5 of 20 processes (the host's speed sets its pace there)");
+            "not gated: host-bound in 1 of 10 of BASE's processes (the host's speed sets "
+            "its pace there)");
+  // BASE GPU-bound in every process, NEW host-bound in a minority of its own: not gated either.
+  const Runs minority = made({test::unpaired(id, base.times, 1.0)}, {next});
+  const CompareResult minority_result = compare_runs(minority.base, minority.next, {});
+  EXPECT_EQ(row(minority_result, id).gate,
+            "not gated: host-bound in 4 of 10 of NEW's processes (the host's speed sets its pace "
+            "there)");
   // The same times, GPU-bound in every process: gated, and the +12% flagged.
   const Runs gpu =
       made({test::unpaired(id, base.times, 1.0)}, {test::unpaired(id, next.times, 1.0)});
@@ -554,6 +569,96 @@ TEST(Compare, AStepHostBoundInSomeProcessesIsNotGated) {
   const Comparison& g = row(gpu_result, id);
   EXPECT_TRUE(g.gated);
   EXPECT_EQ(g.verdict, Verdict::regression);
+}
+
+// BASE decides what a row is gated on: a NEW without the overhead BASE's row is gated on cannot
+// take the row out of the gate. A step GPU-bound in every process of BASE that NEW's host paces
+// in most of its processes is not gated (slow hosts do that alone: results/h200/gate_pool), but
+// it is flagged.
+TEST(Compare, NewCannotTakeARowOutOfTheGateUnnoticed) {
+  const std::string sync = "NullKernel/DeviceSync";
+  const Runs lost = made({test::paired(sync, nine(5.0))}, {test::unpaired(sync, nine(10.0), 0.0)});
+  const CompareResult lost_result = compare_runs(lost.base, lost.next, {});
+  EXPECT_EQ(lost_result.missing, 1u);
+  EXPECT_EQ(lost_result.regressions, 1u);
+  ASSERT_EQ(lost_result.not_compared.size(), 1u);
+  EXPECT_EQ(lost_result.not_compared[0].second, "no overhead_us in NEW: counted as a regression");
+
+  const std::string spin = "SpinKernel/Async/us:1000";
+  const Runs host_paced =
+      made({test::unpaired(spin, nine(1000.0), 1.0)}, {test::unpaired(spin, nine(2000.0), 0.0)});
+  const CompareResult paced = compare_runs(host_paced.base, host_paced.next, {});
+  const Comparison& p = row(paced, spin);
+  EXPECT_FALSE(p.gated);
+  EXPECT_TRUE(p.host_paced_in_new);
+  EXPECT_EQ(paced.host_paced_in_new, std::vector<std::string>{spin});
+  EXPECT_NE(host_paced_warning(paced).find("1 row GPU-bound in every process of BASE is "
+                                           "host-bound in most of NEW's (" +
+                                           spin + ")"),
+            std::string::npos)
+      << host_paced_warning(paced);
+  const auto cli = test::run({"compare",
+                              test::write_run(testing::TempDir() + "paced_base.json",
+                                              {test::unpaired(spin, nine(1000.0), 1.0)}),
+                              test::write_run(testing::TempDir() + "paced_new.json",
+                                              {test::unpaired(spin, nine(2000.0), 0.0)})});
+  EXPECT_TRUE(test::contains(cli.err, "warning: 1 row GPU-bound in every process of BASE"))
+      << cli.err;
+}
+
+// A baseline merged from many processes may hold one that failed once: a benchmark that fails in
+// every process of NEW is still newly failing.
+TEST(Compare, FailingEverywhereInNewIsARegressionThoughBaseFailedOnce) {
+  const std::string dir = testing::TempDir();
+  const std::string id = "NullKernel/DeviceSync";
+  std::vector<std::string> processes;
+  for (double overhead : {5.0, 5.1, 4.9})
+    processes.push_back(test::write_run(dir + "once_" + std::to_string(processes.size()) + ".json",
+                                        {test::paired(id, {overhead})}));
+  processes.push_back(
+      test::write_run(dir + "once_failed.json", {test::failing(id, "cudaErrorLaunchFailure")}));
+  const std::string base = dir + "once_base.json";
+  merge_runs(processes, base);
+  std::vector<RunData> r;
+  r.push_back(digest(load_run(base)));
+  r.push_back(
+      digest(parse_run(test::gb_json({test::failing(id, "cudaErrorIllegalAddress")}), "new.json")));
+  assign_labels(r, {});
+  const CompareResult res = compare_runs(r[0], r[1], {});
+  EXPECT_EQ(res.newly_failed, 1u);
+  EXPECT_EQ(res.regressions, 1u);
+  EXPECT_EQ(row(res, id).gate, "error in NEW: cudaErrorIllegalAddress");
+}
+
+// With 3 repetitions a side no U test reaches p < 0.05 (0.10 at best): the limit decides alone,
+// so a doubling is a regression, not "not significant".
+TEST(Compare, TooFewRepetitionsForAUTestLeaveTheLimitToDecide) {
+  const std::string id = "NullKernel/DeviceSync";
+  const Runs r = made({test::paired(id, {5.0, 5.02, 4.98})}, {test::paired(id, {10.0, 10.1, 9.9})});
+  const CompareResult res = compare_runs(r.base, r.next, {});
+  const Comparison& c = row(res, id);
+  EXPECT_FALSE(c.has_utest);
+  EXPECT_TRUE(res.untestable_repetitions);
+  EXPECT_EQ(c.verdict, Verdict::regression);
+  // Four a side can reach it (2 / C(8, 4) = 0.029): the U test runs.
+  const Runs four = made({test::paired(id, {5.0, 5.02, 4.98, 5.01})},
+                         {test::paired(id, {10.0, 10.1, 9.9, 10.05})});
+  EXPECT_TRUE(row(compare_runs(four.base, four.next, {}), id).has_utest);
+}
+
+// A NaN or infinity in a counter the gate reads (here the Async baseline the host adjustment
+// regresses on) is a bad file, not a row that quietly compares as NaN.
+TEST(Compare, NonFiniteCounterTheGateReadsIsRefused) {
+  const std::string id = "NullKernel/DeviceSync";
+  test::FakeBench next = test::paired(id, nine(10.0));
+  next.counters["baseline_us"][3] = std::numeric_limits<double>::infinity();
+  const Runs r = made({test::paired(id, nine(5.0))}, {next});
+  try {
+    compare_runs(r.base, r.next, {});
+    FAIL() << "compared a run with an infinite baseline_us";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("baseline_us is inf"), std::string::npos) << e.what();
+  }
 }
 
 // Machines of one kind differ by more than one machine's processes: between two GPUs (or when a

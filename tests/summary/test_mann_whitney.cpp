@@ -146,6 +146,17 @@ TEST(MannWhitney, ExactDistributionSumsToOne) {
 
 // A NaN once hung the test (the tie loop never advanced past it): non-finite input now gives no
 // test, p = NaN, at once.
+// The smallest p is the exact test's p for samples wholly apart, and what compare checks alpha
+// against before it asks for significance.
+TEST(MannWhitney, SmallestPIsThatOfSamplesWhollyApart) {
+  for (int n1 = 1; n1 <= 6; ++n1)
+    for (int n2 = 1; n2 <= 6; ++n2)
+      EXPECT_NEAR(mwu_smallest_p(n1, n2), mwu_p_exact(n1 * n2, n1, n2), 1e-12) << n1 << " " << n2;
+  EXPECT_NEAR(mwu_smallest_p(3, 3), 0.1, 1e-12);
+  EXPECT_NEAR(mwu_smallest_p(2, 2), 1.0 / 3.0, 1e-12);
+  EXPECT_NEAR(mwu_smallest_p(10, 10), 2.0 / 184756.0, 1e-15);  // 2 / C(20, 10)
+}
+
 TEST(MannWhitney, NonFiniteInputGivesNoTest) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();

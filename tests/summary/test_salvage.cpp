@@ -180,7 +180,10 @@ TEST(Salvage, CommandWritesARunEveryCommandReads) {
   EXPECT_EQ(test::run({"dtypes", "--format=csv", out}).rc, 0);
   EXPECT_EQ(test::run({"compare", "--gate=all", out, out}).rc, 0);
   const std::string merged = temp("merged");
-  EXPECT_EQ(test::run({"merge", "--output=" + merged, out, out}).rc, 0);
+  EXPECT_EQ(test::run({"merge", "--output=" + merged, out,
+                       test::as_another_process(out, temp("salvaged2"))})
+                .rc,
+            0);
   EXPECT_EQ(test::run({"report", merged}).rc, 0);
 
   // Only on failure: a complete run is refused with its own status (3), and OUT is left alone.

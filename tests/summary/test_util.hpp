@@ -40,6 +40,13 @@ inline CliResult run(const std::vector<std::string>& args) {
   return r;
 }
 
+// A copy of the run at `path`, written to `copy`, that merge takes for another process: the same
+// numbers, and a trailing newline more (merge refuses one run given twice, byte for byte).
+inline std::string as_another_process(const std::string& path, const std::string& copy) {
+  write_file(copy, read_file(path) + "\n");
+  return copy;
+}
+
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
 }
