@@ -82,6 +82,9 @@ void group_rows(const Run& run, std::unordered_map<std::string, std::size_t>& by
   // (benchmark, repetition_index) of the iteration rows: two rows of one repetition are bad input
   // (two registrations of a name, or a row copied), not two repetitions.
   std::set<std::pair<std::size_t, long long>> repetitions_seen;
+  // Benchmarks with an iteration row, and those with one that names no repetition_index: such a
+  // row must be its benchmark's only one (Google Benchmark writes the index on every row).
+  std::set<std::size_t> with_rows, unindexed;
   by_name.reserve(run.entries.size());  // sized once: no rehash or move of 100,000 benchmarks
   by_identity.reserve(run.entries.size());
   for (const Entry& e : run.entries) {
@@ -107,6 +110,14 @@ void group_rows(const Run& run, std::unordered_map<std::string, std::size_t>& by
         !repetitions_seen.emplace(known->second, e.repetition_index).second)
       throw InputError(run.source + ": " + e.name + ": two rows of repetition " +
                        std::to_string(e.repetition_index) + " of " + *identities[known->second]);
+    if (!e.aggregate) {
+      const bool first_row = with_rows.insert(known->second).second;
+      if (e.repetition_index < 0) unindexed.insert(known->second);
+      if (!first_row && unindexed.count(known->second))
+        throw InputError(run.source + ": " + e.name + ": two rows of " +
+                         *identities[known->second] +
+                         " and one names no repetition_index: not two repetitions");
+    }
     on_row(known->second, e, *identities[known->second]);
   }
 }

@@ -265,6 +265,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
     } else if (k == "iterations") {
       e.iterations = need_double(v);
     } else if (k == "real_time") {
+      if (times_seen_ > 0) fail_entry("\"real_time\" twice");
       e.real_time = need_double(v);
       ++times_seen_;
     } else if (k == "cpu_time") {
@@ -295,6 +296,10 @@ class RunBuilder : public nlohmann::json_sax<Json> {
         run_.counter_names.push_back(key_);
       }
       if (e.counters.empty()) e.counters.reserve(counter_ids_.size());
+      // A key twice in one row would read as two repetitions' values (a row holds ~30 counters:
+      // a scan is cheaper than a set per row).
+      for (const Counter& c : e.counters)
+        if (c.name_id == id->second) fail_entry("\"" + key_ + "\" twice");
       e.counters.push_back(Counter{id->second, *d});
     } else {
       ignore_field();  // a string (not NaN or Infinity), true, false or null: not a counter

@@ -139,6 +139,23 @@ TEST(Benchmarks, TwoRowsOfOneRepetitionAreAnInputError) {
   }
 }
 
+// Google Benchmark writes repetition_index on every iteration row: a row without it beside another
+// row of its benchmark cannot be told from a copy, and is not taken for a second repetition.
+TEST(Benchmarks, ARowWithoutRepetitionIndexMustBeItsBenchmarksOnly) {
+  const std::string one = R"({"name": "A/B", "real_time": 3, "cpu_time": 3, "time_unit": "us"})";
+  EXPECT_NO_THROW(digest(parse_run(R"({"context": {}, "benchmarks": [)" + one + "]}", "t.json")));
+  const std::string indexed =
+      R"({"name": "A/B", "repetition_index": 1, "real_time": 4, "cpu_time": 4, "time_unit": "us"})";
+  for (const std::string& rows : {one + ", " + one, one + ", " + indexed, indexed + ", " + one}) {
+    try {
+      digest(parse_run(R"({"context": {}, "benchmarks": [)" + rows + "]}", "t.json"));
+      ADD_FAILURE() << rows << ": taken for two repetitions";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(test::contains(e.what(), "names no repetition_index")) << e.what();
+    }
+  }
+}
+
 TEST(Benchmarks, UnknownNameIsAnInputErrorNamingTheFile) {
   try {
     load("unknown_name.json");

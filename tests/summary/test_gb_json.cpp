@@ -159,6 +159,22 @@ TEST(GbJson, RefusesATimeWithoutUnitAndAnEndlessName) {
                 "t.json"));
 }
 
+// A key twice in one row would read as two repetitions' values of it (or the second time silently
+// winning): refused, naming the key.
+TEST(GbJson, RefusesAKeyTwiceInOneRow) {
+  for (const char* key : {"real_time", "overhead_us"}) {
+    const std::string text = std::string(R"({"context": {}, "benchmarks": [{"name": "A/B",
+        "real_time": 3, "time_unit": "us", "overhead_us": 1, ")") +
+                             key + R"(": 2}]})";
+    try {
+      parse_run(text, "t.json");
+      ADD_FAILURE() << key << " read twice";
+    } catch (const InputError& e) {
+      EXPECT_TRUE(test::contains(e.what(), "\"" + std::string(key) + "\" twice")) << e.what();
+    }
+  }
+}
+
 TEST(GbJson, AcceptsMinimalRun) {
   const sync_summary::Run run = parse_run(
       "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": 1.5, \"cpu_time\": "
