@@ -225,12 +225,12 @@ else
     if grep -q '"baseline_host_us"' "${big[@]}"; then
       per_run baseline_host_us >"$work/host.txt" || exit 2
       # "ROW PERCENT HOST" a process row, and "ROW N MEDIAN MAX MIN" of its host times; a row is
-      # at 3% or more as the verdict rounds it.
+      # at 3% or more as the verdict rounds it (+ 0: a number, or "10.50" would sort under "3").
       join "$work/percent.txt" "$work/host.txt" | without_run | sort -k1,1 >"$work/hosts.txt"
       awk '{ print $1, $3 }' "$work/hosts.txt" | by_key %.6g >"$work/row_hosts.txt"
       info "biggemm host" "host time per step against its row's median over the processes: $(
         join "$work/hosts.txt" "$work/row_hosts.txt" |
-          awk '{ print (sprintf("%.2f", $2) >= 3 ? "over" : "under"), $3 / $5 }' | by_key %.2f |
+          awk '{ print (sprintf("%.2f", $2) + 0 >= 3 ? "over" : "under"), $3 / $5 }' | by_key %.2f |
           awk '{ printf "%s%s: %d rows %.2f-%.2fx, median %.2fx", sep,
                  $1 == "over" ? "3% or more" : "under 3%", $2, $5, $4, $3; sep = "; " }'
       )"

@@ -154,9 +154,17 @@ run_part() {
         timeout "$(left)" bash scripts/run.sh) >"$work/logs/sweep.txt" 2>&1
       rc=$?
       note "sweep: run.sh exit $rc, $(($(date +%s) - t0)) s"
-      local t1
+      local t1 rest
       t1=$(date +%s)
-      timeout "$(left)" "$tree/build/bench/sync_bench" --benchmark_filter=SmallGemm \
+      rest=$(left)
+      # run.sh may have used the budget up: `timeout 0` would not limit the run at all, and a
+      # negative time fails (exit 125).
+      if [ "$rest" -lt 1 ]; then
+        note "skipped smallgemm: $rest s left of the budget after run.sh" |
+          tee "$work/logs/smallgemm.txt"
+        return 1
+      fi
+      timeout "$rest" "$tree/build/bench/sync_bench" --benchmark_filter=SmallGemm \
         --benchmark_out="$work/logs/smallgemm.json" --benchmark_out_format=json \
         >"$work/logs/smallgemm.txt" 2>&1
       local rc2=$?

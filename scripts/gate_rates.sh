@@ -48,6 +48,7 @@ done
 # REGRESSION verdicts of one comparison among the gated rows whose name matches $APPLIED (awk
 # regex), per kind of gate (paired overhead, GPU-bound time), with the rows not flagged; with
 # HOST_COST=1 the GPU-bound rows form a kind of their own.
+# shellcheck disable=SC2153  # APPLIED and SECTION: set by each caller, for its call alone
 rates() {
   # Exit 1 is a verdict (a regression); 2 is a comparison that could not be made: no rates then.
   "$summary" compare --format=csv "$@" >"$work/compare.csv" 2>"$work/compare.err"

@@ -14,11 +14,12 @@
 # Environment: PROCESSES (default 10), SYNC_BENCH, SYNC_SUMMARY (default: the repository's build/),
 # as scripts/ci_regress.sh takes them. No options but -h/--help; -- ends them (for a DIR that
 # starts with -). Exit status: 0 every run made, 2 bad arguments or environment (with the usage),
-# else the last failing run's ci_regress.sh status (its log: DIR/NAME.log).
+# else the last failing run's ci_regress.sh status (its log: DIR/NAME.log; its processes' logs
+# and JSON are kept in DIR/NAME.json.d/).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS=(clean host1us host10 gpu10)
-usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
 bad() {  # bad MESSAGE: the reason, the usage, exit 2
   echo "gate_runs.sh: $*" >&2
   usage >&2
@@ -71,8 +72,9 @@ run() {  # run NAME [sync_bench flags...]
   "$ROOT/scripts/ci_regress.sh" --make-baseline "$dir/$name.json" "$@" 2>"$dir/$name.log"
   local rc=$?
   printf '%-8s exit %d, %d s\n' "$name" $rc $(($(date +%s) - start))
-  [ $rc -ne 0 ] && status=$rc
-  rm -rf "$dir/$name.json.d"
+  # The processes' JSON and logs go once merged; a failed run keeps them: its log
+  # (DIR/NAME.log) points into NAME.json.d/ for why.
+  if [ $rc -eq 0 ]; then rm -rf "$dir/$name.json.d"; else status=$rc; fi
 }
 run clean
 run host1us --sync_inject=host:1us --sync_inject_filter='^(NullKernel|SmallGemm|SyncEvery)/'

@@ -14,8 +14,16 @@
 # prints the report on them and exits with sync_bench's status (never 0). Where nothing can be
 # salvaged (no sync_summary, no complete benchmark), the raw file stays in $OUT_JSON.partial and
 # nothing measured is removed.
+# shellcheck source=SCRIPTDIR/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
+# An ASan+UBSan build (a cache from test.sh --sanitize, or CMAKE_ARGS) would time the sanitizers.
+if grep -Eqi '^SYNC_BENCH_SANITIZE:[A-Z]*=(ON|YES|TRUE|Y|[1-9][0-9]*)$' \
+  "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
+  echo "run.sh: $BUILD_DIR is a sanitizer build (SYNC_BENCH_SANITIZE=ON): its times would be" \
+    "ASan's. Use another BUILD_DIR, or CMAKE_ARGS=-DSYNC_BENCH_SANITIZE=OFF" >&2
+  exit 2
+fi
 for arg in "$@"; do
   case "$arg" in
     --benchmark_list_tests | --benchmark_list_tests=true | --benchmark_list_tests=1 | --help | -h)

@@ -1,9 +1,21 @@
+# shellcheck shell=bash
 # Sourced by run.sh and test.sh: installs what is missing (Debian packages), skips what is present,
 # then configures and builds sync_bench. The GPU machine has everything and can install nothing.
+# The CUDA toolkit must be there already: nvcc on PATH, or in $CUDA_HOME/bin (default
+# /usr/local/cuda/bin).
 
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+
+# First what no package here can give: nothing is installed for a build that cannot be made.
+cuda_bin="${CUDA_HOME:-/usr/local/cuda}/bin"
+if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "$cuda_bin/nvcc" ]; then
+  echo "setup: the CUDA toolkit (nvcc) is required and cannot be installed by this script" \
+    "(not on PATH nor in $cuda_bin)" >&2
+  exit 2
+fi
+command -v nvcc >/dev/null 2>&1 || export PATH="$cuda_bin:$PATH"
 
 have_header() {  # have_header <header>: can the C++ compiler include it?
   echo "#include <$1>" | c++ -std=c++17 -E -x c++ - >/dev/null 2>&1
@@ -27,13 +39,23 @@ if ((${#missing[@]})); then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+  # Through env: sudo resets the environment, and a variable set before it would not reach apt-get.
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-  echo "setup: the CUDA toolkit (nvcc) is required and cannot be installed by this script" >&2
+
+# The distribution's cmake may be older than CMakeLists.txt's minimum (Ubuntu 22.04's is 3.22):
+# say so here rather than in a failed configure. A version it cannot read is left to configure.
+cmake_min="$(sed -nE 's/^cmake_minimum_required\(VERSION ([0-9]+(\.[0-9]+)*).*/\1/p' \
+  "$ROOT/CMakeLists.txt")"
+cmake_have="$(cmake --version 2>/dev/null | sed -n '1s/^cmake version \([0-9][0-9.]*\).*/\1/p')" ||
+  cmake_have=''
+if [ -n "$cmake_min" ] && [ -n "$cmake_have" ] &&
+  [ "$(printf '%s\n' "$cmake_min" "$cmake_have" | sort -V | head -1)" != "$cmake_min" ]; then
+  echo "setup: CMake $cmake_min or newer is required (CMakeLists.txt), $(command -v cmake) is" \
+    "$cmake_have. Get a newer one with \`pip install cmake\` (its cmake first on PATH) or from" \
+    "Kitware's apt repository (https://apt.kitware.com)" >&2
   exit 2
 fi
-command -v nvcc >/dev/null 2>&1 || export PATH="/usr/local/cuda/bin:$PATH"
 
 # Configure where there is no build yet, where an earlier configure failed (a cache and no build
 # file), or where CMAKE_ARGS asks for settings (a cache keeps the old ones otherwise). The generator
@@ -44,6 +66,7 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
 fi
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ] ||
   { [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; }; then
+  # shellcheck disable=SC2086  # CMAKE_ARGS is several arguments, split on spaces
   cmake -S "$ROOT" -B "$BUILD_DIR" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
     ${CMAKE_ARGS:-}
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds sync_bench and runs every test. Tests labelled `gpu` skip, saying why, where there is no
-# GPU. With --sanitize: a separate ASan+UBSan build of the host code runs the CPU tests.
+# GPU. With --sanitize: a separate ASan+UBSan build of the host code (in BUILD_DIR-sanitize, default
+# build-sanitize) runs the CPU tests.
 # Other arguments go to ctest (e.g. -LE gpu for the CPU subset).
 sanitize=0
 args=()
@@ -9,12 +10,16 @@ for a in "$@"; do
 done
 set -- ${args[@]+"${args[@]}"}
 if [ "$sanitize" -eq 1 ]; then
-  export BUILD_DIR="${BUILD_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build-sanitize}"
+  # Its own folder beside the plain build (build-sanitize, or BUILD_DIR-sanitize): setup.sh keeps a
+  # cache's settings, and run.sh on a BUILD_DIR configured here would benchmark the ASan build.
+  plain="${BUILD_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build}"
+  export BUILD_DIR="${plain%/}-sanitize"
   export CMAKE_ARGS="-DSYNC_BENCH_SANITIZE=ON ${CMAKE_ARGS:-}"
   export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
   export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
   set -- -LE gpu "$@"
 fi
+# shellcheck source=SCRIPTDIR/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
 ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"

@@ -116,9 +116,14 @@ run's between-repetition robust sigma (1.4826 MAD). With 2+ repetitions a side a
 Mann-Whitney U test must also find it significant at --alpha (scipy's mannwhitneyu, method
 'auto', as Google Benchmark's compare.py). Repetitions should be processes: run sync_bench K
 times and `sync_summary merge` them (scripts/ci_regress.sh does). With one repetition a side no
-test runs; a paired row's noise is then the spread of its own rounds. A benchmark that fails in
-NEW but not in BASE is a regression. Runs from different GPUs, drivers, CPUs or wait modes are
-compared with a warning.
+test runs; a paired row's noise is then the spread of its own rounds; with too few for any U
+test to reach --alpha (3 against 3 gives p = 0.10 at best) none runs either, and the limit
+decides alone. A benchmark that fails in NEW but not in BASE (or in every process of NEW, where
+BASE's failed in some) is a regression, and so is one of BASE's that NEW did not run or that
+lacks the value BASE's row is gated on: what BASE gates, NEW must measure (--filter compares a
+subset). A row GPU-bound in every process of BASE and host-bound in most of NEW's is not gated
+(slow hosts do that alone) but is flagged with a warning: a slower host path does it too. Runs
+from different GPUs, drivers, CPUs or wait modes are compared with a warning.
 
 flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
@@ -137,9 +142,9 @@ flags:
                                  rates such as bytes_per_second a drop is the regression)
   --help                         this text
 
-exit status: 0 no regression, 1 at least one regression (or a newly failing benchmark), 2 bad
-input: nothing compared, nothing gated, an unknown metric, a time that is not a finite positive
-number, or a bad command line.
+exit status: 0 no regression, 1 at least one regression (or a newly failing or missing
+benchmark), 2 bad input: nothing compared, nothing gated, an unknown metric, a time or a counter
+the gate reads that is not a finite number, or a bad command line.
 )";
 
 constexpr std::string_view kMerge =
@@ -154,8 +159,9 @@ it holds: a run merged before counts as its own merged_runs) and repetitions_are
 message on stderr says how many GPUs the repetitions name. Each repetition's row names the GPU it ran on (gpu_uuid), so that
 runs from several machines of one model merge into a baseline that measures how much machines
 differ (compare --help); the merged context then names no gpu_uuid. Refused (exit 2): runs from
-different GPU models, drivers, CPUs, wait modes or accounting settings, or with different sets of
-benchmarks.
+different GPU models, drivers, CPUs, wait modes or accounting settings, with different sets of
+benchmarks, or one run given twice (the same file, a link or a copy, byte for byte: its
+processes would count twice; runs that measured nothing, every row failed, may be alike).
 
   --filter=REGEX   merge only the benchmarks whose name, with or without Google Benchmark's
                    suffixes (/manual_time), REGEX finds (ECMAScript)

@@ -23,8 +23,14 @@ CommandResult run_command(const std::string& command) {
   return result;
 }
 
+std::string shell_quote(const std::string& word) {
+  std::string quoted = "'";
+  for (const char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
 std::string sync_bench_exe() {
-  return SYNC_BENCH_EXE;
+  return shell_quote(SYNC_BENCH_EXE);
 }
 
 std::vector<std::string> list_benchmarks(const std::string& extra_args) {
@@ -45,8 +51,9 @@ nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* resul
     return nullptr;
   }
   close(fd);
-  const CommandResult run = run_command(sync_bench_exe() + " " + args + " --benchmark_out=" + path +
-                                        " --benchmark_out_format=json");
+  const CommandResult run =
+      run_command(sync_bench_exe() + " " + args + " --benchmark_out=" + shell_quote(path) +
+                  " --benchmark_out_format=json");
   if (result) *result = run;
   std::ifstream in(path);
   nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);

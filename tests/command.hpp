@@ -15,7 +15,12 @@ struct CommandResult {
 
 CommandResult run_command(const std::string& command);
 
-// The sync_bench executable under test (set by CMake).
+// WORD as one word of a shell command line, whatever it holds (spaces, quotes, $): in single
+// quotes, each single quote in it written '\''.
+std::string shell_quote(const std::string& word);
+
+// The sync_bench executable under test (set by CMake), quoted for the shell: what a command line
+// for run_command starts with (the checkout's path may hold a space).
 std::string sync_bench_exe();
 
 // The names `sync_bench --benchmark_list_tests EXTRA_ARGS` prints (no GPU needed).

@@ -23,6 +23,7 @@ printf '#!/bin/sh\ncat "$STUB_RATES"\n' >"$repo/scripts/gate_rates.sh"
 chmod +x "$repo/scripts"/*.sh
 export SYNC_SUMMARY="$summary"
 
+processes_made=0
 # process_json FILE NAME@OVERHEAD@BASELINE[@HOST]...: one process's JSON: for each argument, the
 # paired row (step = BASELINE + OVERHEAD; baseline_host_us = HOST where given) and its Async row
 # (step = BASELINE).
@@ -36,7 +37,10 @@ process_json() {
     sep=','
   }
   {
-    printf '{"context": {"date": "2026-11-24T00:00:00+00:00", "host_name": "h",'
+    # Each process its own start time, as real ones have: merge refuses one run given twice.
+    processes_made=$((processes_made + 1))
+    printf '{"context": {"date": "2026-11-24T%02d:%02d:00+00:00", "host_name": "h",' \
+      $((processes_made / 60 % 24)) $((processes_made % 60))
     printf ' "executable": "sync_bench", "num_cpus": 16, "mhz_per_cpu": 2000,'
     printf ' "cpu_scaling_enabled": false, "caches": [], "load_avg": [0, 0, 0],'
     printf ' "library_build_type": "release", "gpu_name": "NVIDIA H200"},\n "benchmarks": ['
@@ -179,6 +183,11 @@ judge biggemm_over 1 \
   '^info  biggemm host +.*: 3% or more: 1 rows 1\.20-1\.20x, median 1\.20x; under 3%: 11 rows 0\.80-1\.20x, median 0\.92x$' \
   '^info  biggemm slope .*: slope 1\.07-2\.50 us a us, correlation 0\.45-1\.00 \(2 of 2 rows\)$' \
   -- "${good[@]}"
+# 10% or more is over 3% too (a number, not the text "10.50", which sorts under "3").
+make_call "$work/c2" 2 3 "" 84
+judge biggemm_over_10 1 '^FAIL  biggemm .*3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 10\.50%' \
+  '^info  biggemm host +.*: 3% or more: 1 rows 1\.20-1\.20x, median 1\.20x; under 3%: 11 rows' \
+  -- "${good[@]}"
 # Processes measured before sync_bench had baseline_host_us: the verdict, and no host line.
 for c in n1 n2 n3; do NO_HOST=1 make_call "$work/$c" 2 3; done
 out="$("$repo/scripts/acceptance.sh" "$work"/n[123] 2>&1)"
@@ -233,6 +242,43 @@ done
 [ -s "$work/o/logs.tar.gz" ] || fail "call skipped: no logs.tar.gz"
 [ "$(find "$work/o" -type f | wc -l)" -le 8 ] || fail "call skipped: more than 8 files in OUT"
 judge call_skipped 1 '^FAIL  test\.sh +not run' '^info  skipped .*o: test,.*o: fidelity' -- "$work/o"
+
+# The sweep part when run.sh uses the budget up (to the second, or past it): the SmallGemm run is
+# skipped, saying so, not run without a limit (`timeout 0`) or failed (a negative timeout). The
+# clock is a stub that run.sh's stub moves on; setup.sh's stub makes the build.
+call="$work/callrepo"
+mkdir -p "$call/scripts" "$work/callbin"
+cp "$root/scripts/acceptance_call.sh" "$call/scripts/"
+cat >"$call/scripts/setup.sh" <<'STUB'
+mkdir -p "$BUILD_DIR/bench" "$BUILD_DIR/summary"
+printf '#!/bin/sh\necho "$0 $*" >>"$CALLS"\n' >"$BUILD_DIR/bench/sync_bench"
+cp "$BUILD_DIR/bench/sync_bench" "$BUILD_DIR/summary/sync_summary"
+chmod +x "$BUILD_DIR/bench/sync_bench" "$BUILD_DIR/summary/sync_summary"
+STUB
+cat >"$call/scripts/run.sh" <<'STUB'
+echo $(($(cat "$FAKE_NOW") + RUN_SH_TAKES)) >"$FAKE_NOW"
+STUB
+# shellcheck disable=SC2016  # the stub's own variables
+printf '#!/bin/sh\nif [ "$1" = +%%s ]; then cat "$FAKE_NOW"; else exec %s "$@"; fi\n' \
+  "$(command -v date)" >"$work/callbin/date"
+chmod +x "$work/callbin/date"
+export FAKE_NOW="$work/now" CALLS="$work/bench_calls"
+for takes in 180 185; do
+  echo 1000 >"$FAKE_NOW"
+  rm -rf "$CALLS" "$work/o2"
+  out="$(PATH="$work/callbin:$PATH" BUDGET_S=180 RUN_SH_TAKES=$takes ACCEPTANCE_WORK="$work/acc2" \
+    "$call/scripts/acceptance_call.sh" "$work/o2" sweep 2>&1)"
+  status=$?
+  left=$((180 - takes))
+  [ $status -eq 1 ] || fail "sweep $left s left: exit $status, expected 1: $out"
+  grep -q "^sweep: run.sh exit 0, $takes s" "$work/o2/summary.txt" ||
+    fail "sweep $left s left: run.sh did not run: $(cat "$work/o2/summary.txt")"
+  grep -q "^skipped smallgemm: $left s left of the budget after run.sh" "$work/o2/summary.txt" ||
+    fail "sweep $left s left: no skipped smallgemm: $(cat "$work/o2/summary.txt")"
+  ! grep -q sync_bench "$CALLS" 2>/dev/null || fail "sweep $left s left: SmallGemm ran: $(cat "$CALLS")"
+  tar -xOzf "$work/o2/logs.tar.gz" ./smallgemm.txt 2>/dev/null | grep -q '^skipped smallgemm' ||
+    fail "sweep $left s left: smallgemm.txt does not say it was skipped"
+done
 
 [ $failures -eq 0 ] && echo "acceptance.sh and acceptance_call.sh: every case as expected"
 exit $((failures > 0))

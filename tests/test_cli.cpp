@@ -179,5 +179,14 @@ TEST(Cli, BadSyncModeIsRefused) {
   EXPECT_NE(r.output.find("spin, yield, blocking, auto"), std::string::npos) << r.output;
 }
 
+// The tests' command lines hold paths (the build's sync_bench, temporary files): a checkout under
+// a folder with a space or a quote in its name must still run them.
+TEST(Cli, ShellQuotedPathIsOneWord) {
+  const std::string word = "/tmp/a b/it's $HOME \\ \"x\"";
+  const CommandResult r = run_command("printf '%s|' " + shell_quote(word));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, word + "|");
+}
+
 }  // namespace
 }  // namespace sync_bench::test

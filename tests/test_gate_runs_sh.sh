@@ -2,7 +2,8 @@
 # scripts/gate_runs.sh's arguments, no GPU: a copy of it runs in a made-up repository whose
 # ci_regress.sh is a stub that notes each run. Bad input (no DIR, an unknown option, a name that is
 # not a run, a PROCESSES that is not a count, a DIR that cannot be made, no sync_bench) gives the
-# reason, the usage and exit 2, and runs nothing; good input runs the runs named.
+# reason, the usage and exit 2, and runs nothing; good input runs the runs named. With the real
+# ci_regress.sh, a run whose process fails keeps that process's log.
 #
 #   tests/test_gate_runs_sh.sh ROOT
 set -uo pipefail
@@ -73,5 +74,41 @@ rm -f "$work/calls"
 out="$("$repo/scripts/gate_runs.sh" -- "$work/d" 2>&1)"
 [ "$(wc -l <"$work/calls")" -eq 4 ] || fail "default: not the four runs: $out"
 
+# With the real ci_regress.sh: a run whose second process fails keeps the log ci_regress.sh points
+# to (and the first process's JSON); a run that succeeds leaves only its merged JSON.
+real="$work/real"
+mkdir -p "$real/scripts"
+cp "$root/scripts/gate_runs.sh" "$root/scripts/ci_regress.sh" "$real/scripts/"
+cat >"$work/bin/failing_bench" <<STUB
+#!/bin/sh
+# Fails on its second call, as sync_bench without a GPU does; otherwise writes a JSON to merge.
+n=\$((\$(cat "$work/bench_calls" 2>/dev/null || echo 0) + 1))
+echo \$n >"$work/bench_calls"
+if [ \$n -eq 2 ]; then echo "sync_bench: no CUDA GPU available"; exit 2; fi
+for a in "\$@"; do case "\$a" in --benchmark_out=*) echo '{}' >"\${a#--benchmark_out=}" ;; esac; done
+STUB
+cat >"$work/bin/merging_summary" <<'STUB'
+#!/bin/sh
+for a in "$@"; do case "$a" in --output=*) echo '{}' >"${a#--output=}" ;; esac; done
+STUB
+chmod +x "$work/bin/failing_bench" "$work/bin/merging_summary"
+gate_real() {  # gate_real DIR: the clean run of 3 processes with the failing bench
+  SYNC_BENCH="$work/bin/failing_bench" SYNC_SUMMARY="$work/bin/merging_summary" PROCESSES=3 \
+    "$real/scripts/gate_runs.sh" "$1" clean 2>&1
+}
+out="$(gate_real "$work/f")"
+status=$?
+[ $status -eq 2 ] || fail "failed process: exit $status, expected 2: $out"
+grep -qF "see $work/f/clean.json.d/run-2.log" "$work/f/clean.log" ||
+  fail "failed process: clean.log names no run-2.log: $(cat "$work/f/clean.log")"
+grep -q 'no CUDA GPU available' "$work/f/clean.json.d/run-2.log" 2>/dev/null ||
+  fail "failed process: its log was not kept: $(ls -R "$work/f")"
+[ -s "$work/f/clean.json.d/run-1.json" ] || fail "failed process: run-1.json was not kept"
+echo 2 >"$work/bench_calls"  # past the failing call
+out="$(gate_real "$work/s")" || fail "good run: exit not 0: $out"
+[ -s "$work/s/clean.json" ] || fail "good run: no clean.json: $(ls -R "$work/s")"
+[ ! -e "$work/s/clean.json.d" ] || fail "good run: its processes' folder was left behind"
+
 [ $failures -eq 0 ] || exit 1
-echo "gate_runs.sh: bad arguments give the reason, the usage and exit 2; good ones run"
+echo "gate_runs.sh: bad arguments give the reason, the usage and exit 2; good ones run; a failed" \
+  "run keeps its processes' logs"

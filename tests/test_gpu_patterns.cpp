@@ -313,7 +313,7 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
 TEST(GpuPatterns, SyncMapTellsBlockingCallsFromTheOthers) {
   SKIP_WITHOUT_GPU();
   const std::string prefix = ::testing::TempDir() + "sync_map_test";
-  const CommandResult r = run_command(sync_bench_exe() + " --sync_map=" + prefix);
+  const CommandResult r = run_command(sync_bench_exe() + " --sync_map=" + shell_quote(prefix));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(prefix + ".json");
   const nlohmann::json map = nlohmann::json::parse(in);

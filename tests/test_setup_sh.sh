@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# scripts/setup.sh (through test.sh and run.sh), no GPU, no build, no install: in a made-up
+# repository, on a PATH of stubs (cmake, ctest, c++, apt-get, sudo, id) and a few system tools.
+# No nvcc: exit 2 before installing anything. Packages installed through sudo still get
+# DEBIAN_FRONTEND (sudo resets the environment; the stub does too). A cmake older than
+# CMakeLists.txt's minimum: exit 2 saying how to get a newer one, before configuring.
+# test.sh --sanitize configures BUILD_DIR-sanitize, never BUILD_DIR; run.sh refuses a build
+# configured with SYNC_BENCH_SANITIZE=ON.
+#
+#   tests/test_setup_sh.sh ROOT
+# shellcheck disable=SC2016  # the stubs' own variables, in single quotes
+set -uo pipefail
+root="${1:?usage: test_setup_sh.sh ROOT}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+unset BUILD_DIR CMAKE_ARGS OUT_JSON
+
+repo="$work/repo"
+mkdir -p "$repo/scripts" "$work/bin" "$work/cuda/bin"
+cp "$root/scripts/setup.sh" "$root/scripts/test.sh" "$root/scripts/run.sh" "$repo/scripts/"
+cp "$root/CMakeLists.txt" "$repo/"
+# Only these system tools: no real cmake, compiler, apt-get or nvcc.
+for tool in bash env sh dirname sed sort head nproc cat grep date mkdir tr rm mv chmod; do
+  ln -s "$(command -v "$tool")" "$work/bin/$tool" || fail "no $tool here"
+done
+stub() {  # stub NAME BODY: a shell script on PATH that notes its call, then runs BODY
+  printf '#!/bin/sh\necho "%s $*" >>"%s"\n%s\n' "$1" "$work/calls" "$2" >"$work/bin/$1"
+  chmod +x "$work/bin/$1"
+}
+# cmake: --version as STUB_CMAKE_VERSION; a configure writes a cache with the sanitize setting.
+stub cmake 'case "$1" in
+  --version) echo "cmake version ${STUB_CMAKE_VERSION:-3.28.3}" ;;
+  -S) b="$4"; mkdir -p "$b"; : >"$b/Makefile"
+      case "$*" in *-DSYNC_BENCH_SANITIZE=ON*) s=ON ;; *) s=OFF ;; esac
+      echo "SYNC_BENCH_SANITIZE:BOOL=$s" >"$b/CMakeCache.txt" ;;
+esac'
+stub ctest ''
+stub c++ 'cat >/dev/null; exit "${STUB_CXX_EXIT:-0}"'  # exit 1: no header found
+stub id 'echo 1000'
+stub apt-get 'echo "apt-get sees DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}" >>"$(dirname "$0")/../calls"'
+stub sudo 'exec env -i PATH="$PATH" "$@"'  # env_reset
+printf '#!/bin/sh\n' >"$work/cuda/bin/nvcc"
+chmod +x "$work/cuda/bin/nvcc"
+export PATH="$work/bin" CUDA_HOME="$work/cuda"
+
+# setup NAME EXPECTED_EXIT [VAR=VALUE...]: scripts/setup.sh (as test.sh and run.sh source it) on
+# a new BUILD_DIR; its output in $out, the stubs' calls in $work/calls.
+setup() {
+  local name="$1" want="$2" status
+  shift 2
+  rm -rf "$work/calls" "$work/build"
+  out="$(env BUILD_DIR="$work/build" "$@" bash "$repo/scripts/setup.sh" 2>&1)"
+  status=$?
+  [ $status -eq "$want" ] || fail "$name: exit $status, expected $want: $out"
+}
+calls() { cat "$work/calls" 2>/dev/null; }
+
+setup no_nvcc 2 CUDA_HOME="$work/nocuda" STUB_CXX_EXIT=1
+grep -q 'CUDA toolkit (nvcc) is required' <<<"$out" || fail "no_nvcc: no reason: $out"
+! grep -q apt-get "$work/calls" 2>/dev/null || fail "no_nvcc: installed before failing: $(calls)"
+
+setup install 0 STUB_CXX_EXIT=1
+grep -q '^sudo env DEBIAN_FRONTEND=noninteractive apt-get install .*libgtest-dev' "$work/calls" ||
+  fail "install: not installed through sudo env: $(calls)"
+grep -q '^apt-get sees DEBIAN_FRONTEND=noninteractive$' "$work/calls" ||
+  fail "install: apt-get did not get DEBIAN_FRONTEND: $(calls)"
+
+setup old_cmake 2 STUB_CMAKE_VERSION=3.22.1
+min="$(sed -nE 's/^cmake_minimum_required\(VERSION ([0-9]+(\.[0-9]+)*).*/\1/p' \
+  "$root/CMakeLists.txt")"
+grep -qF "CMake $min or newer is required" <<<"$out" || fail "old_cmake: no minimum $min: $out"
+grep -q 'pip install cmake' <<<"$out" || fail "old_cmake: not how to get one: $out"
+! grep -q '^cmake -S' "$work/calls" || fail "old_cmake: configured: $(calls)"
+setup minimum_cmake 0 STUB_CMAKE_VERSION="$min.0"
+grep -q '^cmake -S' "$work/calls" || fail "minimum_cmake: not configured: $(calls)"
+setup unreadable_version 0 STUB_CMAKE_VERSION="?"  # left to configure
+
+# test.sh --sanitize: its own folder beside BUILD_DIR (a trailing / or not), or build-sanitize.
+for plain in "$work/b" "$work/b/"; do
+  rm -rf "$work/calls" "$work/b" "$work/b-sanitize"
+  out="$(BUILD_DIR="$plain" bash "$repo/scripts/test.sh" --sanitize 2>&1)" ||
+    fail "sanitize $plain: exit not 0: $out"
+  grep -q "^cmake -S $repo -B $work/b-sanitize .*-DSYNC_BENCH_SANITIZE=ON" "$work/calls" ||
+    fail "sanitize $plain: not configured in $work/b-sanitize: $(calls)"
+  grep -q "^ctest --test-dir $work/b-sanitize .*-LE gpu" "$work/calls" ||
+    fail "sanitize $plain: not tested in $work/b-sanitize: $(calls)"
+  [ ! -e "$work/b" ] || fail "sanitize $plain: made $work/b"
+done
+rm -rf "$work/calls"
+out="$(bash "$repo/scripts/test.sh" --sanitize 2>&1)" || fail "sanitize default: exit not 0: $out"
+grep -q "^cmake -S $repo -B $repo/build-sanitize " "$work/calls" ||
+  fail "sanitize default: not in build-sanitize: $(calls)"
+
+# run.sh on a build whose cache says SYNC_BENCH_SANITIZE=ON: refused, nothing run.
+for s in ON OFF; do
+  rm -rf "$work/calls" "$work/asan"
+  mkdir -p "$work/asan/bench"
+  : >"$work/asan/Makefile"
+  echo "SYNC_BENCH_SANITIZE:BOOL=$s" >"$work/asan/CMakeCache.txt"
+  printf '#!/bin/sh\necho sync_bench >>"%s"\nexit 2\n' "$work/calls" >"$work/asan/bench/sync_bench"
+  chmod +x "$work/asan/bench/sync_bench"
+  out="$(BUILD_DIR="$work/asan" OUT_JSON="$work/run.json" bash "$repo/scripts/run.sh" 2>&1)"
+  status=$?
+  if [ $s = ON ]; then
+    [ $status -eq 2 ] || fail "run.sh on ASan: exit $status, expected 2: $out"
+    grep -q 'is a sanitizer build' <<<"$out" || fail "run.sh on ASan: no reason: $out"
+    ! grep -q '^sync_bench' "$work/calls" || fail "run.sh on ASan: sync_bench ran"
+  else
+    grep -q '^sync_bench' "$work/calls" || fail "run.sh on a plain build: no sync_bench: $out"
+  fi
+done
+
+[ $failures -eq 0 ] || exit 1
+echo "setup.sh: nvcc checked first, installs through sudo env, old cmake refused; sanitize builds" \
+  "kept apart"
