@@ -120,6 +120,8 @@ run_part() {
       rc=$?
       cp "$work"/gate/*.json "$out/" 2>/dev/null
       cp "$work"/gate/*.log "$work/logs/" 2>/dev/null
+      # A failed run keeps its processes' logs and JSON (NAME.json.d), which its log points to.
+      cp -r "$work"/gate/*.json.d "$work/logs/" 2>/dev/null
       note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=${PROCESSES:-10}," \
         "runs: $(for f in "$work"/gate/*.json; do [ -e "$f" ] && printf '%s ' "${f##*/}"; done)"
       return $rc
