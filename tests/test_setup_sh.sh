@@ -10,6 +10,7 @@
 #   tests/test_setup_sh.sh ROOT
 # shellcheck disable=SC2016  # the stubs' own variables, in single quotes
 set -uo pipefail
+unset SYNC_BENCH_ALLOW_SANITIZE  # run.sh's override would hide the refusal tested here
 root="${1:?usage: test_setup_sh.sh ROOT}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
