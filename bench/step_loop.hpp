@@ -116,20 +116,15 @@ using StepFunction = std::function<void(std::int64_t)>;
 
 inline constexpr int kAnatomyWarmupSteps = 2;
 
-// Detaches CUPTI when a step of the anatomy pass throws, so that no later benchmark is timed with
-// it attached; disarmed (trace = nullptr) once the steps are done.
-struct AbandonTraceOnThrow {
-  ActivityTrace* trace;
-  ~AbandonTraceOnThrow() {
-    if (trace) trace->abandon();
-  }
-};
-// The same for the sync accounting pass: CUPTI takes one subscriber, so a pass left subscribed by
-// a step that threw would fail every later benchmark's pass and leave its callbacks in their steps.
-struct AbandonAccountingOnThrow {
-  SyncAccounting* accounting;
-  ~AbandonAccountingOnThrow() {
-    if (accounting) accounting->abandon();
+// Detaches CUPTI when a step of an untimed CUPTI pass (the anatomy's ActivityTrace, the sync
+// accounting's SyncAccounting) throws, so that no later benchmark is timed with it attached (and,
+// CUPTI taking one subscriber, a later accounting pass can subscribe); disarmed (pass = nullptr)
+// once the steps are done.
+template <class Pass>
+struct AbandonOnThrow {
+  Pass* pass;
+  ~AbandonOnThrow() {
+    if (pass) pass->abandon();
   }
 };
 
@@ -298,13 +293,13 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
         untimed_pass_steps(stats.batch, config.accounting_steps, config.period);
     settle();
     if (accounting->begin(&stats.accounting_error)) {
-      AbandonAccountingOnThrow guard{accounting};
+      AbandonOnThrow<SyncAccounting> guard{accounting};
       const auto host0 = StepClock::now();
       for (std::int64_t a = 0; a < steps; ++a) timed_step(i++);
       stats.accounted_host_seconds =
           std::chrono::duration<double>(StepClock::now() - host0).count();
       settle();
-      guard.accounting = nullptr;
+      guard.pass = nullptr;
       stats.syncs = accounting->end();
       stats.accounted_steps = steps;
     }
@@ -324,7 +319,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       stats.anatomy_error = e.what();
     }
     if (stats.anatomy_error.empty()) {
-      AbandonTraceOnThrow guard{trace};
+      AbandonOnThrow<ActivityTrace> guard{trace};
       // CUPTI instruments a call path the first time it is traced (milliseconds on the H100):
       // two steps absorb that before the recorded ones, which start on an idle GPU again.
       for (int w = 0; w < kAnatomyWarmupSteps; ++w) timed_step(i++);
@@ -338,7 +333,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       const std::uint64_t host_end = ActivityTrace::now_ns();
       CUDA_CHECK(cudaDeviceSynchronize());
       settle();
-      guard.trace = nullptr;
+      guard.pass = nullptr;
       try {
         stats.anatomy_trace = trace->end(starts, host_end);
         stats.anatomy = analyze(stats.anatomy_trace);

@@ -263,8 +263,8 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
     // happen: over the 60 H200 gate calls in results/h200/gate_pool, TrainLoop/Async bf16 n=1024
     // was host-bound in 7 of 10 processes of a slow host's run, and gating such rows raised 187
     // false alarms in 46146 GPU-bound rows, against none. Such a row is flagged instead
-    // (CompareResult::host_paced_in_new), and a change that slows the host path still shows in
-    // the paired overheads.
+    // (Comparison::host_paced_in_new, host_paced_warning), and a change that slows the host path
+    // still shows in the paired overheads.
     const auto base_host = host_bound_processes(b), new_host = host_bound_processes(n);
     if (base_host.first > 0 || new_host.first > 0) {
       c.gated = false;
@@ -421,11 +421,14 @@ std::string host_warning(const HostAmongMachines& h) {
 }
 
 std::string host_paced_warning(const CompareResult& res) {
-  const std::size_t n = res.host_paced_in_new.size();
+  std::size_t n = 0;
+  const Comparison* first = nullptr;
+  for (const Comparison& c : res.rows)
+    if (c.host_paced_in_new && n++ == 0) first = &c;
   if (n == 0) return "";
   return std::to_string(n) + (n == 1 ? " row" : " rows") + " GPU-bound in every process of BASE " +
-         (n == 1 ? "is" : "are") + " host-bound in most of NEW's (" +
-         res.host_paced_in_new.front() + (n == 1 ? "" : ", ...") +
+         (n == 1 ? "is" : "are") + " host-bound in most of NEW's (" + first->identity +
+         (n == 1 ? "" : ", ...") +
          "), not gated: a slower host does that, and so does a change that slows the host's "
          "part of the step; the paired overheads and the host-bound times tell which";
 }
@@ -471,11 +474,13 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     // The metric judged, the step time an overhead's limit is a share of, and the counters the
     // gate and the host adjustment read: a NaN or infinity in any would turn a limit or an
     // adjusted value into NaN, which no change exceeds.
-    for (const std::string& metric :
-         {c.metric, std::string(kRealTime), std::string("baseline_us"),
-          std::string("baseline_host_us"), std::string("overhead_p25_us"),
-          std::string("overhead_p75_us"), std::string("gpu_busy_us"), std::string("host_us"),
-          std::string("gpu_bound"), std::string("syncs_per_step"), std::string("graph_nodes")}) {
+    static const std::string kGateReads[] = {
+        std::string(kRealTime), "baseline_us", "baseline_host_us", "overhead_p25_us",
+        "overhead_p75_us",      "gpu_busy_us", "host_us",          "gpu_bound",
+        "syncs_per_step",       "graph_nodes"};
+    check_values(b, c.metric, "BASE");
+    check_values(*n, c.metric, "NEW");
+    for (const std::string& metric : kGateReads) {
       check_values(b, metric, "BASE");
       check_values(*n, metric, "NEW");
     }
@@ -524,19 +529,19 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     c.change = relative_change(c.base.center, c.next.center);
     c.delta = c.next.center - c.base.center;
     if (vb.size() < 2 || vn.size() < 2) res.single_repetition = true;
-    const bool testable = vb.size() >= kUTestMinRepetitions && vn.size() >= kUTestMinRepetitions;
-    // With 2 or 3 repetitions a side no U test reaches p < 0.05: requiring it would pass every
-    // regression, so there the limit decides alone, as with one repetition.
-    if (testable &&
-        !(mwu_smallest_p(static_cast<int>(vb.size()), static_cast<int>(vn.size())) < options.alpha))
-      res.untestable_repetitions = res.untestable_repetitions || c.gated;
-    else if (testable) {
-      c.has_utest = true;
-      c.utest = mann_whitney_u(vb, vn);
-      if (std::min(vb.size(), vn.size()) < kUTestOptimalRepetitions) res.few_repetitions = true;
+    if (vb.size() >= kUTestMinRepetitions && vn.size() >= kUTestMinRepetitions) {
+      // With 2 or 3 repetitions a side no U test reaches p < 0.05: requiring it would pass every
+      // regression, so there the limit decides alone, as with one repetition.
+      if (mwu_smallest_p(static_cast<int>(vb.size()), static_cast<int>(vn.size())) <
+          options.alpha) {
+        c.has_utest = true;
+        c.utest = mann_whitney_u(vb, vn);
+        if (std::min(vb.size(), vn.size()) < kUTestOptimalRepetitions) res.few_repetitions = true;
+      } else if (c.gated) {
+        res.untestable_repetitions = true;
+      }
     }
     c.verdict = judge(c, b, *n, vb, vn, options, threshold_pct);
-    if (c.host_paced_in_new) res.host_paced_in_new.push_back(c.identity);
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;

@@ -157,8 +157,7 @@ struct CompareResult {
   std::size_t missing = 0;
   bool single_repetition = false;       // a side had one repetition: no noise estimate, no U test
   bool untestable_repetitions = false;  // a row too few a side for a U test to reach alpha
-  std::vector<std::string> host_paced_in_new;  // Comparison::host_paced_in_new rows
-  bool few_repetitions = false;                // some U test ran on fewer than 9 repetitions a side
+  bool few_repetitions = false;         // some U test ran on fewer than 9 repetitions a side
 };
 
 // Minimum repetitions a side for the U test, and report.py's advice for reliable results.

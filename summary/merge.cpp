@@ -10,8 +10,6 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -177,14 +175,18 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
   std::vector<RunText>& runs = plan.runs;
   for (const MergeInput& input : inputs) runs.push_back(read_run(input));
   // The same run twice (one file named twice, through a link, or copied) would count its
-  // processes twice and shrink the noise the gate sees.
-  std::unordered_map<std::string_view, std::size_t> seen_texts;  // a run's text -> its index
-  for (std::size_t r = 0; r < runs.size(); ++r)
-    if (const auto [first, inserted] = seen_texts.emplace(runs[r].text, r);
-        !inserted && holds_measurement(runs[r]))
-      throw InputError("merge: " + runs[r].source + " is the same run as " +
-                       runs[first->second].source +
-                       " (byte for byte): its processes would count twice");
+  // processes twice and shrink the noise the gate sees. Texts are compared only where their sizes
+  // match, and two runs differ early (the context's date and clocks): no file is read through
+  // again.
+  std::map<std::size_t, std::vector<std::size_t>> by_size;  // text size -> runs of that size
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::vector<std::size_t>& same_size = by_size[runs[r].text.size()];
+    for (std::size_t other : same_size)
+      if (runs[other].text == runs[r].text && holds_measurement(runs[r]))
+        throw InputError("merge: " + runs[r].source + " is the same run as " + runs[other].source +
+                         " (byte for byte): its processes would count twice");
+    same_size.push_back(r);
+  }
   for (std::size_t r = 1; r < runs.size(); ++r)
     for (const char* key : kSameContext)
       if (context_text(runs[r].document, key) != context_text(runs[0].document, key))
