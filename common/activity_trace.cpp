@@ -223,7 +223,7 @@ AnatomyTrace ActivityTrace::end(const std::vector<std::uint64_t>& step_starts_ns
   if (step_starts_ns.empty()) throw std::invalid_argument("anatomy: no steps were recorded");
 
   const std::uint64_t t0 = step_starts_ns.front();
-  const auto us = [t0](std::uint64_t t) { return (static_cast<double>(t) - double(t0)) * 1e-3; };
+  const auto us = [t0](std::uint64_t t) { return microseconds_since(t0, t); };
   // An async copy whose host side is pageable waits for the copy: mark the calls that made it.
   std::unordered_set<std::uint32_t> pageable_copies;
   for (const RawRecord& r : records)

@@ -66,6 +66,13 @@ struct StepAnatomy {     // microseconds per step, but launch_latency_us (per GP
   Bound bound = Bound::host;
 };
 
+// Microseconds from t0_ns to t_ns, negative for a time before t0_ns. CUPTI's clock is the wall
+// clock in nanoseconds (about 1.8e18), where a double holds only multiples of 256 ns: subtract in
+// integers first, or every time in a trace lands on a 0.256 us grid.
+inline double microseconds_since(std::uint64_t t0_ns, std::uint64_t t_ns) {
+  return static_cast<double>(static_cast<std::int64_t>(t_ns - t0_ns)) * 1e-3;
+}
+
 // The length of the union of [start, end) intervals clipped to [lo, hi).
 double union_length(std::vector<std::pair<double, double>> intervals, double lo, double hi);
 

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "cuda_check.hpp"
 #include "host_info.hpp"
@@ -75,6 +77,11 @@ ContextFields clock_state(const NvmlDevice& nvml, const std::string& suffix) {
 }
 
 ContextFields device_context(int device) {
+  int current = 0;
+  CUDA_CHECK(cudaGetDevice(&current));
+  if (current != device)
+    throw std::invalid_argument("device_context: device " + std::to_string(device) +
+                                " is not the current device " + std::to_string(current));
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
   int driver = 0, runtime = 0, max_clock_khz = 0;

@@ -14,9 +14,10 @@ using ContextFields = std::vector<std::pair<std::string, std::string>>;
 enum class WaitMode { automatic, spin, yield, blocking };
 bool parse_wait_mode(const std::string& text, WaitMode* out);
 unsigned wait_mode_flag(WaitMode mode);  // cudaDeviceScheduleAuto, ...
-std::string current_wait_mode();         // read back from the device's flags
+std::string current_wait_mode();         // read back from the current device's flags
 
-// GPU, driver, runtime and library facts of the current device (CUDA must be initialised).
+// GPU, driver, runtime and library facts of `device`, which must be the current device (its wait
+// mode is read from the current one); throws std::invalid_argument otherwise.
 ContextFields device_context(int device);
 
 class NvmlDevice;

@@ -9,6 +9,7 @@
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "device_kernels.cuh"
+#include "reference_error.hpp"
 #include "unsupported.hpp"
 
 namespace sync_bench {
@@ -254,21 +255,17 @@ double Gemm::validate() {
   if (nonfinite != 0)
     throw std::runtime_error(what + ": " + std::to_string(nonfinite) +
                              " output elements are NaN/Inf (unwritten or overflowed)");
-  double err2 = 0.0, ref2 = 0.0;
-  std::size_t probe = 0;
-  for (std::size_t i = 0; i < ref.size(); ++i) {
-    err2 += (got[i] - ref[i]) * (got[i] - ref[i]);
-    ref2 += ref[i] * ref[i];
-    if (std::abs(ref[i]) > std::abs(ref[probe])) probe = i;
-  }
-  const double rel = std::sqrt(err2 / ref2);
-  if (!(rel <= traits(p.dtype).tolerance))
-    throw std::runtime_error(what + ": relative error " + std::to_string(rel) +
-                             " against a float64 reference exceeds " +
-                             std::to_string(traits(p.dtype).tolerance));
-  p.probe_index = indices[probe];
-  p.probe_value = got[probe];
-  return rel;
+  const ReferenceError e = reference_error(got, ref);
+  const double tolerance = traits(p.dtype).tolerance;
+  if (!within_tolerance(e, tolerance))
+    throw std::runtime_error(
+        what + ": against a float64 reference, relative error " + std::to_string(e.relative_norm) +
+        " (limit " + std::to_string(tolerance) + "), worst element at index " +
+        std::to_string(indices[e.worst_index]) + " off by " + std::to_string(e.worst_element) +
+        " RMS (limit " + std::to_string(kWorstElementFactor * tolerance) + ")");
+  p.probe_index = indices[e.largest_index];
+  p.probe_value = got[e.largest_index];
+  return e.relative_norm;
 }
 
 Dtype Gemm::dtype() const {

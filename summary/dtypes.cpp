@@ -107,12 +107,13 @@ void add_column_table(const DtypeSet& set, const std::vector<RowIndex>& index,
       const Summary s = b ? b->summary(metric) : Summary{};
       const Bench* base = r < g->rows.size() ? g->baseline(r, 0) : nullptr;
       const double bv = base ? base->summary(metric).center : kNaN;
+      const Overhead o = overhead_of(b, s, bv, metric);
       row.push_back(cell_text(b, s));
-      row.push_back(s.valid() ? fmt_percent((s.center - bv) / bv) : "");
+      row.push_back(s.valid() ? fmt_percent(o.fraction) : "");
       if (b)
         doc.tidy.rows.push_back({label, set.family, set.backend, column, text, g->dtype,
                                  fmt_exact(s.center), fmt_exact(bv),
-                                 s.valid() ? fmt_exact((s.center - bv) / bv * 100.0) : ""});
+                                 s.valid() ? fmt_exact(o.fraction * 100.0) : ""});
     }
     t.rows.push_back(std::move(row));
   }
@@ -127,7 +128,9 @@ Document build_dtypes(const std::vector<RunData>& runs, const ReportOptions& opt
                      "dtype", "median", "async_median", "overhead_pct"};
   doc.heading("sync_summary dtypes");
   doc.bullets({"values: " + metric_title(options.metric) +
-               "; +%: against Async of the same family, dtype, backend and args"});
+               "; +%: the paired overhead where sync_bench measured one (% of the pattern's "
+               "baseline in the same process), else against the Async row of the same family, "
+               "dtype, backend and args"});
   std::size_t tables = 0;
   for (const RunData& d : runs) {
     if (runs.size() > 1) doc.heading("run " + d.label + " (" + d.run.source + ")", 2);

@@ -1,6 +1,7 @@
 #pragma once
 // `sync_summary dtypes`: one pattern's numbers across dtypes side by side (fp16 vs bf16 vs fp32
-// vs tf32): per size, each dtype's time and its overhead % against Async of the same dtype.
+// vs tf32): per size, each dtype's time and its overhead % against Async of the same dtype
+// (paired where sync_bench measured it: overhead_of in report.hpp).
 
 #include <vector>
 

@@ -61,23 +61,6 @@ double center(const Bench* b, const std::string& metric) {
   return b ? b->summary(metric).center : kNaN;
 }
 
-// A pattern's cost over Async: its paired overhead where sync_bench measured one (against Async
-// in the same process, round by round: what reproduces), else its time minus the Async row's.
-// The fraction is of the paired baseline, or of the Async row.
-struct Overhead {
-  double us = kNaN;
-  double fraction = kNaN;
-};
-Overhead overhead_of(const Bench* b, const Summary& s, double async_center,
-                     const std::string& metric) {
-  if (!b || !s.valid()) return {};
-  if (metric == kRealTime && b->has_metric("overhead_us") && b->has_metric("baseline_us")) {
-    const double us = b->summary("overhead_us").center;
-    return {us, us / b->summary("baseline_us").center};
-  }
-  return {s.center - async_center, (s.center - async_center) / async_center};
-}
-
 bool paired(const Bench& b) {
   return b.has_metric("overhead_us") && b.has_metric("baseline_us");
 }
@@ -114,6 +97,16 @@ std::string cell_text(const Bench* b, const Summary& s) {
   if (b->status == Status::error) return "error";
   if (b->status == Status::skipped) return "skipped";
   return "-";
+}
+
+Overhead overhead_of(const Bench* b, const Summary& s, double async_center,
+                     const std::string& metric) {
+  if (!b || !s.valid()) return {};
+  if (metric == kRealTime && b->has_metric("overhead_us") && b->has_metric("baseline_us")) {
+    const double us = b->summary("overhead_us").center;
+    return {us, us / b->summary("baseline_us").center};
+  }
+  return {s.center - async_center, (s.center - async_center) / async_center};
 }
 
 Table overhead_table(const Group& g, const std::vector<RunData>& runs, const std::string& metric) {

@@ -26,6 +26,17 @@ Table bandwidth_table(const Group& g, const std::vector<RunData>& runs);
 Table problems_table(const std::vector<RunData>& runs);
 Table report_tidy(const std::vector<RunData>& runs, const std::string& metric);
 
+// A pattern's cost over Async: its paired overhead where sync_bench measured one (against Async
+// in the same process, round by round: what reproduces), else its time minus the Async row's.
+// The fraction is of the paired baseline, or of the Async row. The report, its csv and the dtypes
+// tables all use it.
+struct Overhead {
+  double us = kNaN;
+  double fraction = kNaN;
+};
+Overhead overhead_of(const Bench* b, const Summary& s, double async_center,
+                     const std::string& metric);
+
 // Text of one cell: the summary, or why there is none ("error", "skipped").
 std::string cell_text(const Bench* b, const Summary& s);
 

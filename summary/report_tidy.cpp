@@ -56,6 +56,7 @@ Table report_tidy(const std::vector<RunData>& runs, const std::string& metric) {
       const Bench* base = d.find(n.baseline_identity());
       const double base_value = base ? base->summary(metric).center : kNaN;
       const bool has_overhead = base && !n.is_baseline() && s.valid();
+      const Overhead o = overhead_of(&b, s, base_value, metric);
       std::vector<std::string> row = {
           d.label,
           n.identity,
@@ -75,8 +76,8 @@ Table report_tidy(const std::vector<RunData>& runs, const std::string& metric) {
           fmt_exact(s.max),
           fmt_exact(s.cv * 100.0),
           fmt_exact(base_value),
-          has_overhead ? fmt_exact(s.center - base_value) : "",
-          has_overhead ? fmt_exact((s.center - base_value) / base_value * 100.0) : "",
+          has_overhead ? fmt_exact(o.us) : "",
+          has_overhead ? fmt_exact(o.fraction * 100.0) : "",
           fmt_exact(b.summary(kRealTime).center),
           fmt_exact(b.summary(kCpuTime).center)};
       for (const auto& c : counters) row.push_back(fmt_exact(b.summary(c).center));

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cuda_resources.hpp"
+#include "device_info.hpp"
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
 #include "ops.hpp"
@@ -216,12 +217,15 @@ TEST(GpuOps, ValidationSeesTf32RoundingThatFp32MustNotHave) {
 TEST(GpuOps, Fp8ValidatesAgainstItsStoredInputs) {
   SKIP_WITHOUT_GPU();
   Stream stream;
-  int device = 0, major = 0;
+  int device = 0, major = 0, minor = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  if (major < 9) {  // 8.9 (Ada) has fp8 too; the Hopper build runs on 9.0 and up
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  if (major * 10 + minor < traits(Dtype::fp8).min_compute_capability) {
     EXPECT_THROW(Gemm(Dtype::fp8, Backend::cublaslt, 512, stream.get()), Unsupported);
-    GTEST_SKIP() << "fp8 GEMMs need compute capability 8.9";
+    GTEST_SKIP() << "fp8 GEMMs need compute capability "
+                 << traits(Dtype::fp8).min_compute_capability / 10 << "."
+                 << traits(Dtype::fp8).min_compute_capability % 10;
   }
   for (int n : {512, 4096}) {
     Gemm fp8(Dtype::fp8, Backend::cublaslt, n, stream.get());
@@ -231,6 +235,22 @@ TEST(GpuOps, Fp8ValidatesAgainstItsStoredInputs) {
     EXPECT_LT(error, 1e-2) << n;
     EXPECT_EQ(fp8.c_bytes(), std::size_t(n) * n * 2) << "bf16 output";
   }
+}
+
+// The context names the device it was asked for, and refuses one that is not current: the wait
+// mode is read from the current device, so another device's context would carry the wrong one.
+TEST(GpuOps, DeviceContextIsOfTheCurrentDeviceOnly) {
+  SKIP_WITHOUT_GPU();
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  std::string index, wait_mode;
+  for (const auto& [key, value] : device_context(device)) {
+    if (key == "gpu_index") index = value;
+    if (key == "host_wait_mode") wait_mode = value;
+  }
+  EXPECT_EQ(index, std::to_string(device));
+  EXPECT_EQ(wait_mode, current_wait_mode());
+  EXPECT_THROW(device_context(device + 1), std::invalid_argument);
 }
 
 TEST(GpuOps, AProblemThatDoesNotFitIsRefusedWithAReason) {
