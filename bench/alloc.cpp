@@ -62,8 +62,7 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
   const cudaStream_t stream = ctx.stream();
   const GemmOp op(ctx.gemm(Dtype::bf16, Backend::cublas, kGemmN));
   const std::size_t words = bytes / sizeof(std::uint32_t);
-  DeviceBuffer<std::uint32_t> fixed;
-  if (pattern == Pattern::Async) fixed = DeviceBuffer<std::uint32_t>(words);
+  DeviceBuffer<std::uint32_t> fixed(words);  // Async's memory, and the patterns' paired baseline
   std::optional<MemPool> pool;
   if (pattern == Pattern::MallocAsyncPool) pool.emplace();
   DeviceBuffer<unsigned long long> bad(1);
@@ -79,6 +78,8 @@ void run(benchmark::State& state, Pattern pattern, std::size_t bytes) {
   // Allocation from a pool, as the fixed buffer, never waits: those steps can be probed.
   LoopConfig config;
   config.step_is_async = pattern != Pattern::MallocFree;
+  // The patterns are paired with Async's step, round by round: their overhead is the allocation's.
+  if (pattern != Pattern::Async) config.baseline = [&](std::int64_t i) { use(fixed.get(), i); };
   TimedSum alloc_seconds;  // in allocate + free
   auto seconds_in = [](auto&& call) {
     const auto t0 = Clock::now();

@@ -36,21 +36,37 @@ void run(benchmark::State& state, const Spec& spec) {
   BenchContext& ctx = bench_context();
   const cudaStream_t stream = ctx.stream();
   const std::size_t n = static_cast<std::size_t>(spec.elements);
-  DeviceBuffer<float> data(n), selected(n), doubled(n);
+  // Even steps select from `data`, odd steps from a copy with one more element above the
+  // threshold: the same work, but a count read before its step's selection (a missing wait)
+  // is the other step's, off by one, and is caught at every step, not only the first.
+  DeviceBuffer<float> data(n), data_odd(n), selected(n), doubled(n);
   DeviceBuffer<std::int64_t> count(1);
   DeviceBuffer<std::byte> temp(select_above_temp_bytes(n));
   PinnedBuffer<std::int64_t> host_count(1);
   fill_uniform(data.get(), Dtype::fp32, n, kSeed, stream);
 
-  // The expected selection, from the same data copied to the host once.
-  std::vector<float> host(n), expected;
+  // The expected selections, from the same data copied to the host once.
+  std::vector<float> host(n);
   CUDA_CHECK(
       cudaMemcpyAsync(host.data(), data.get(), data.bytes(), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  expected.reserve(n / 3);
-  for (float x : host)
-    if (x > kThreshold) expected.push_back(x);
-  const auto expected_count = static_cast<std::int64_t>(expected.size());
+  const auto raised = static_cast<std::size_t>(
+      std::find_if(host.begin(), host.end(), [](float x) { return x <= kThreshold; }) -
+      host.begin());
+  if (raised == n) throw std::logic_error("DataDependent: no element under the threshold");
+  const float above = 2.0f * kThreshold;  // above the threshold, and doubled exactly
+  CUDA_CHECK(
+      cudaMemcpyAsync(data_odd.get(), data.get(), data.bytes(), cudaMemcpyDeviceToDevice, stream));
+  CUDA_CHECK(cudaMemcpyAsync(data_odd.get() + raised, &above, sizeof(float), cudaMemcpyHostToDevice,
+                             stream));
+  std::vector<float> expected[2];
+  for (std::size_t j = 0; j < n; ++j) {
+    if (host[j] > kThreshold) expected[0].push_back(host[j]);
+    const float odd = j == raised ? above : host[j];
+    if (odd > kThreshold) expected[1].push_back(odd);
+  }
+  const std::int64_t expected_count[2] = {static_cast<std::int64_t>(expected[0].size()),
+                                          static_cast<std::int64_t>(expected[1].size())};
   // Zeroed, so that what is checked afterwards was written by the steps.
   CUDA_CHECK(cudaMemsetAsync(doubled.get(), 0, doubled.bytes(), stream));
   CUDA_CHECK(cudaMemsetAsync(count.get(), 0, count.bytes(), stream));
@@ -64,9 +80,9 @@ void run(benchmark::State& state, const Spec& spec) {
     return static_cast<int>(
         std::clamp<std::int64_t>((elements + kThreads - 1) / kThreads, 1, std::int64_t{8} * sms));
   };
-  auto select = [&] {
-    select_above(data.get(), n, kThreshold, selected.get(), count.get(), temp.get(), temp.bytes(),
-                 stream);
+  auto select = [&](std::int64_t i) {
+    select_above(i % 2 ? data_odd.get() : data.get(), n, kThreshold, selected.get(), count.get(),
+                 temp.get(), temp.bytes(), stream);
   };
 
   std::int64_t bad_counts = 0;
@@ -74,13 +90,13 @@ void run(benchmark::State& state, const Spec& spec) {
   if (spec.pattern == Pattern::HostSized) {
     // As PyTorch sizes the output of nonzero/x[mask]: the count is copied to the host and waited
     // for, and the next launch is sized from it.
-    stats = run_timed_steps(state, stream, [&](std::int64_t) {
-      select();
+    stats = run_timed_steps(state, stream, [&](std::int64_t i) {
+      select(i);
       CUDA_CHECK(cudaMemcpyAsync(host_count.get(), count.get(), sizeof(std::int64_t),
                                  cudaMemcpyDeviceToHost, stream));
       CUDA_CHECK(cudaStreamSynchronize(stream));
       const std::int64_t got = std::clamp<std::int64_t>(*host_count.get(), 0, spec.elements);
-      if (got != expected_count) ++bad_counts;
+      if (got != expected_count[i % 2]) ++bad_counts;
       double_selected(selected.get(), doubled.get(), nullptr, got, blocks_for(got), stream);
     });
   } else {
@@ -91,32 +107,33 @@ void run(benchmark::State& state, const Spec& spec) {
     config.step_is_async = true;
     stats = run_timed_steps(
         state, stream,
-        [&](std::int64_t) {
-          select();
+        [&](std::int64_t i) {
+          select(i);
           double_selected(selected.get(), doubled.get(), count.get(), 0, blocks, stream);
         },
         config);
   }
 
-  // The last count, and every selected element doubled, in order.
+  // The last step's count, and every element it selected doubled, in order.
+  const std::vector<float>& last = expected[stats.last_step % 2];
   CUDA_CHECK(cudaMemcpyAsync(host_count.get(), count.get(), sizeof(std::int64_t),
                              cudaMemcpyDeviceToHost, stream));
-  CUDA_CHECK(cudaMemcpyAsync(host.data(), doubled.get(), expected.size() * sizeof(float),
+  CUDA_CHECK(cudaMemcpyAsync(host.data(), doubled.get(), last.size() * sizeof(float),
                              cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (bad_counts > 0 || *host_count.get() != expected_count)
+  if (bad_counts > 0 || *host_count.get() != expected_count[stats.last_step % 2])
     throw std::runtime_error("selected count " + std::to_string(*host_count.get()) + " (" +
                              std::to_string(bad_counts) + " wrong counts read), expected " +
-                             std::to_string(expected_count));
-  for (std::size_t j = 0; j < expected.size(); ++j)
-    if (host[j] != 2.0f * expected[j])
+                             std::to_string(expected_count[stats.last_step % 2]));
+  for (std::size_t j = 0; j < last.size(); ++j)
+    if (host[j] != 2.0f * last[j])
       throw std::runtime_error("selected element " + std::to_string(j) + " is " +
                                std::to_string(host[j]) + ", expected " +
-                               std::to_string(2.0f * expected[j]));
+                               std::to_string(2.0f * last[j]));
 
   report_step_counters(state, stats);
   state.SetItemsProcessed(spec.elements);  // per step: input elements per second
-  state.counters["selected"] = static_cast<double>(expected_count);
+  state.counters["selected"] = static_cast<double>(expected_count[0]);
 }
 
 }  // namespace

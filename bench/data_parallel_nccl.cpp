@@ -56,8 +56,9 @@ constexpr Backend kBackend = Backend::cublaslt;
 // bf16 rounding (2^-8) otherwise. A stale read has the other sign.
 constexpr double kReduceTolerance = 1e-2;
 
-// kSetup: the one step before timing, which reads the loss whatever `every` is.
-enum Kind : int { kBaseline = 0, kMeasured = 1, kSetup = 2 };
+// kRead: a measured step that reads the loss; kSetup: the one step before timing, which reads it
+// whatever `every` is.
+enum Kind : int { kBaseline = 0, kMeasured = 1, kSetup = 2, kRead = 3 };
 
 // One communicator per device, rank r on devices[r], created together from this thread.
 class NcclClique {
@@ -134,12 +135,8 @@ bool reduced_matches(double got, double one_rank, int ranks) {
 
 class DataParallelStep {
  public:
-  DataParallelStep(std::vector<Rank*> ranks, const NcclClique& clique, int every)
-      : ranks_(std::move(ranks)), clique_(clique), every_(every) {}
-
-  bool reads_at(std::int64_t step, int kind) const {
-    return kind == kSetup || (kind == kMeasured && every_ > 0 && step % every_ == every_ - 1);
-  }
+  DataParallelStep(std::vector<Rank*> ranks, const NcclClique& clique)
+      : ranks_(std::move(ranks)), clique_(clique) {}
 
   // Rank `r`'s part of step `step`, on rank r's thread with its device current.
   void run(int r, std::int64_t step, int kind) const {
@@ -149,7 +146,7 @@ class DataParallelStep {
     NCCL_CHECK(ncclAllReduce(rank.gemm.c(), rank.reduced.get(), rank.gemm.c_elements(),
                              ncclBfloat16, ncclSum, clique_.comm(r), stream));
     rank.last_step = step;
-    if (!reads_at(step, kind)) return;
+    if (kind != kSetup && kind != kRead) return;
     CUDA_CHECK(cudaMemcpyAsync(rank.loss.get(), rank.reduced.get() + rank.op.probe_offset(),
                                rank.op.probe_bytes(), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -165,7 +162,6 @@ class DataParallelStep {
  private:
   std::vector<Rank*> ranks_;
   const NcclClique& clique_;
-  int every_;
 };
 
 // Setup check of the collective itself: every element of `reduced` is k times the rank's GEMM
@@ -201,7 +197,7 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
     ranks.back()->gemm.validate();
   }
   NcclClique clique(devices);
-  const DataParallelStep step(ranks, clique, c.every);
+  const DataParallelStep step(ranks, clique);
   RankThreads threads(
       k, [&](int r) { CUDA_CHECK(cudaSetDevice(devices[r])); },
       [&](int r, const RankCommand& command) { step.run(r, command.step, command.kind); },
@@ -231,8 +227,21 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
   } else {
     config.step_is_async = true;
   }
+  // The reads close periods counted from the first timed step, as SyncEvery's syncs do: batches
+  // are whole periods, so that each holds the same number of reads and ends on one.
+  const std::int64_t first = first_timed_step(config);
+  std::int64_t steps_from_first = 0, reads_from_first = 0;
   const StepStats stats = run_timed_steps(
-      state, ranks[0]->stream.get(), [&](std::int64_t i) { on_every_rank(i, kMeasured); }, config);
+      state, ranks[0]->stream.get(),
+      [&](std::int64_t i) {
+        const bool read = c.every > 0 && (i - first + 1) % c.every == 0;
+        if (i >= first) {
+          ++steps_from_first;
+          reads_from_first += read ? 1 : 0;
+        }
+        on_every_rank(i, read ? kRead : kMeasured);
+      },
+      config);
   threads.finish();
 
   for (int r = 0; r < k; ++r) {
@@ -261,7 +270,9 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
   report_step_counters(state, stats, ranks[0]->op.flops());
   report_devices(state, devices);
   state.counters["allreduce_bytes"] = static_cast<double>(ranks[0]->gemm.c_bytes());
-  state.counters["reads_per_step"] = c.every > 0 ? 1.0 / c.every : 0.0;
+  // Counted over the steps run (timed and untimed passes), not assumed from `every`.
+  state.counters["reads_per_step"] =
+      steps_from_first > 0 ? static_cast<double>(reads_from_first) / steps_from_first : 0.0;
 }
 
 }  // namespace sync_bench

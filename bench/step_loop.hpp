@@ -211,9 +211,14 @@ inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, st
   return (steps + period - 1) / period * period;
 }
 
+// Steps per timed batch: about target_batch_seconds, within [min_batch, max_batch], then rounded
+// up to whole periods of the pattern, so that every batch holds as many of its syncs as the next
+// and ends on one (periods counted from first_timed_step).
 inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
-  return std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / step_seconds),
-                                  std::min(config.min_batch, config.max_batch), config.max_batch);
+  const std::int64_t steps =
+      std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / step_seconds),
+                               std::min(config.min_batch, config.max_batch), config.max_batch);
+  return (steps + config.period - 1) / config.period * config.period;
 }
 
 // The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run

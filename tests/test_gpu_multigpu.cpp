@@ -10,6 +10,7 @@
 
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -208,7 +209,6 @@ TEST(GpuMultiGpu, DataParallelStepsRunValidatedAndReadsCostWhatTheyRead) {
     }
     EXPECT_EQ(field(rows, never, "reads_per_step"), 0.0);
     EXPECT_EQ(field(rows, each, "reads_per_step"), 1.0);
-    EXPECT_DOUBLE_EQ(field(rows, tenth, "reads_per_step"), 0.1);
     // Paired with the step that never reads: a read every step waits for the whole step (GEMM
     // and all-reduce) each time; every tenth step, a tenth as often.
     EXPECT_GT(field(rows, each, "overhead_us"), 0.0) << each;
@@ -217,6 +217,14 @@ TEST(GpuMultiGpu, DataParallelStepsRunValidatedAndReadsCostWhatTheyRead) {
     // read, none without reads, although every rank reads.
     EXPECT_NEAR(field(rows, each, "syncs_per_step"), 1.0, 1e-9) << each;
     EXPECT_NEAR(field(rows, never, "syncs_per_step"), 0.0, 1e-9) << never;
+    // Every tenth step reads, in the timed batches (whole periods) and in the accounting pass.
+    // Batches of 4 steps at n=4096 held 0 or 1 read, and the median round often none: the
+    // overhead read -0.02 to 1.4 us against 18.6-22.8 us for every step (results/h200x2/).
+    EXPECT_NEAR(field(rows, tenth, "syncs_per_step"), 0.1, 1e-9) << tenth;
+    EXPECT_DOUBLE_EQ(field(rows, tenth, "reads_per_step"), 0.1) << tenth;
+    EXPECT_EQ(static_cast<std::int64_t>(field(rows, tenth, "batch")) % 10, 0) << tenth;
+    EXPECT_GT(field(rows, tenth, "overhead_us"), 0.0) << tenth;
+    EXPECT_LT(field(rows, tenth, "overhead_us"), 0.5 * field(rows, each, "overhead_us")) << n;
   }
 }
 

@@ -113,13 +113,18 @@ TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
   SKIP_WITHOUT_GPU();
   Stream stream;
   NullKernelOp op(stream.get());
-  for (const bool paired : {false, true}) {
+  // Batches forced to 8 steps, and batches sized by the rule (a null kernel: about 4096 steps,
+  // which a period of 10 does not divide).
+  for (const auto& [paired, period] :
+       {std::pair{false, 4}, std::pair{true, 4}, std::pair{false, 10}, std::pair{true, 10}}) {
     LoopConfig config;
-    config.period = 4;
-    config.min_batch = config.max_batch = 8;
+    config.period = period;
+    if (period == 4) config.min_batch = config.max_batch = 8;
     if (paired) config.baseline = [&op](std::int64_t i) { op.enqueue(i); };
     std::vector<std::int64_t> timed;  // the step's indices in the timed rounds
-    run_as_benchmark(paired ? "PeriodsPaired" : "PeriodsUnpaired", [&](benchmark::State& state) {
+    const std::string name = std::string(paired ? "PeriodsPaired" : "PeriodsUnpaired") +
+                             "/period:" + std::to_string(period);
+    run_as_benchmark(name, [&](benchmark::State& state) {
       run_timed_steps(
           state, stream.get(),
           [&](std::int64_t i) {
@@ -133,7 +138,7 @@ TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
       const bool batch_ends = k + 1 == timed.size() || timed[k + 1] != timed[k] + 1;
       if (batch_ends) {
         EXPECT_EQ((timed[k] - first_timed_step(config) + 1) % config.period, 0)
-            << "paired " << paired << ": a batch ended on step " << timed[k];
+            << name << ": a batch ended on step " << timed[k];
       }
     }
   }

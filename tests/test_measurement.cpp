@@ -28,6 +28,22 @@ TEST(UntimedPass, RunsWholePeriodsOfThePattern) {
   EXPECT_EQ(untimed_pass_steps(64, 16, 10), 20);     // DataParallel every:10: two reads
 }
 
+// Timed batches are whole periods too: DataParallel's every:10 at n=4096 had 4-step batches, so
+// that its pattern batches held 0 or 1 read and the median round often had none.
+TEST(BatchSteps, AreWholePeriodsOfThePattern) {
+  LoopConfig config;  // 1 ms batches, 4 to 4096 steps
+  EXPECT_EQ(batch_steps(250e-6, config), 4);
+  EXPECT_EQ(batch_steps(37e-6, config), 27);
+  config.period = 10;
+  EXPECT_EQ(batch_steps(250e-6, config), 10);  // one read a batch, not 0 or 1
+  EXPECT_EQ(batch_steps(37e-6, config), 30);
+  EXPECT_EQ(batch_steps(1e-9, config), 4100);  // above max_batch rather than a partial period
+  config.period = 256;
+  config.max_batch = 256;
+  config.target_batch_seconds = 1.0;  // SyncEvery: exactly 256
+  EXPECT_EQ(batch_steps(12e-6, config), 256);
+}
+
 TEST(SampleStats, QuantilesInterpolateAsNumpyDoes) {
   const std::vector<double> v = {4, 1, 3, 2};
   EXPECT_DOUBLE_EQ(median(v), 2.5);
