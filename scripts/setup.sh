@@ -68,6 +68,8 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ] ||
   { [ ! -f "$BUILD_DIR/build.ninja" ] && [ ! -f "$BUILD_DIR/Makefile" ]; }; then
   # shellcheck disable=SC2086  # CMAKE_ARGS is several arguments, split on spaces
   cmake -S "$ROOT" -B "$BUILD_DIR" ${generator[@]+"${generator[@]}"} -DCMAKE_BUILD_TYPE=Release \
-    ${CMAKE_ARGS:-}
+    ${CMAKE_ARGS:-} || { echo "setup: configuring $BUILD_DIR failed (above)" >&2; exit 3; }
 fi
-cmake --build "$BUILD_DIR" -j "$(nproc)"
+# Exit 3, not the build tool's own status (make's 2, ninja's 1): run.sh's 1 and 2 are sync_bench's.
+cmake --build "$BUILD_DIR" -j "$(nproc)" ||
+  { echo "setup: building $BUILD_DIR failed (above)" >&2; exit 3; }

@@ -2,7 +2,8 @@
 # Builds sync_bench and runs every test. Tests labelled `gpu` skip, saying why, where there is no
 # GPU. With --sanitize: a separate ASan+UBSan build of the host code (in BUILD_DIR-sanitize, default
 # build-sanitize) runs the CPU tests.
-# Other arguments go to ctest (e.g. -LE gpu for the CPU subset).
+# Other arguments go to ctest (e.g. -LE gpu for the CPU subset). Exit status: ctest's, or set-up's
+# 2 (no nvcc, apt-get or new enough cmake) and 3 (the configure or build failed).
 sanitize=0
 args=()
 for a in "$@"; do

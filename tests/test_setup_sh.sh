@@ -3,7 +3,8 @@
 # repository, on a PATH of stubs (cmake, ctest, c++, apt-get, sudo, id) and a few system tools.
 # No nvcc: exit 2 before installing anything. Packages installed through sudo still get
 # DEBIAN_FRONTEND (sudo resets the environment; the stub does too). A cmake older than
-# CMakeLists.txt's minimum: exit 2 saying how to get a newer one, before configuring.
+# CMakeLists.txt's minimum: exit 2 saying how to get a newer one, before configuring. A failed
+# configure or build: exit 3.
 # test.sh --sanitize configures BUILD_DIR-sanitize, never BUILD_DIR; run.sh refuses a build
 # configured with SYNC_BENCH_SANITIZE=ON.
 #
@@ -35,7 +36,9 @@ stub cmake 'case "$1" in
   --version) echo "cmake version ${STUB_CMAKE_VERSION:-3.28.3}" ;;
   -S) b="$4"; mkdir -p "$b"; : >"$b/Makefile"
       case "$*" in *-DSYNC_BENCH_SANITIZE=ON*) s=ON ;; *) s=OFF ;; esac
-      echo "SYNC_BENCH_SANITIZE:BOOL=$s" >"$b/CMakeCache.txt" ;;
+      echo "SYNC_BENCH_SANITIZE:BOOL=$s" >"$b/CMakeCache.txt"
+      exit "${STUB_CMAKE_CONFIGURE_EXIT:-0}" ;;
+  --build) exit "${STUB_CMAKE_BUILD_EXIT:-0}" ;;
 esac'
 stub ctest ''
 stub c++ 'cat >/dev/null; exit "${STUB_CXX_EXIT:-0}"'  # exit 1: no header found
@@ -77,6 +80,12 @@ grep -q 'pip install cmake' <<<"$out" || fail "old_cmake: not how to get one: $o
 setup minimum_cmake 0 STUB_CMAKE_VERSION="$min.0"
 grep -q '^cmake -S' "$work/calls" || fail "minimum_cmake: not configured: $(calls)"
 setup unreadable_version 0 STUB_CMAKE_VERSION="?"  # left to configure
+# A failed configure or build exits 3, whatever the tool's own status (make's 2 is run.sh's "nothing
+# measured", ninja's 1 its "a benchmark failed").
+setup build_fails 3 STUB_CMAKE_BUILD_EXIT=2
+grep -q 'setup: building .* failed' <<<"$out" || fail "build_fails: no reason: $out"
+setup configure_fails 3 STUB_CMAKE_CONFIGURE_EXIT=1
+grep -q 'setup: configuring .* failed' <<<"$out" || fail "configure_fails: no reason: $out"
 
 # test.sh --sanitize: its own folder beside BUILD_DIR (a trailing / or not), or build-sanitize.
 for plain in "$work/b" "$work/b/"; do
