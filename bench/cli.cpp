@@ -231,7 +231,7 @@ void print_usage() {
       "                                all: devices 0 and 1 pairwise, every visible one for\n"
       "                                SyncAll. With fewer GPUs than asked, they are skipped\n"
       "  [--sync_mode=spin|yield|blocking|auto]\n"
-      "                                how the host waits for the GPU (cudaSetDeviceFlags;\n"
+      "                                how the host waits for the GPU (cudaInitDevice flag;\n"
       "                                default auto); recorded in the JSON context\n"
       "  [--sync_accounting=on|off]    count host-blocking CUDA calls per step with CUPTI, in an\n"
       "                                untimed pass after each benchmark (default on)\n"

@@ -10,7 +10,8 @@ namespace sync_bench {
 
 using ContextFields = std::vector<std::pair<std::string, std::string>>;
 
-// Host wait modes of cudaSetDeviceFlags, by the names the --sync_mode flag uses.
+// Host wait modes (the cudaDeviceSchedule* flags cudaInitDevice takes), by the names the
+// --sync_mode flag uses.
 enum class WaitMode { automatic, spin, yield, blocking };
 bool parse_wait_mode(const std::string& text, WaitMode* out);
 unsigned wait_mode_flag(WaitMode mode);  // cudaDeviceScheduleAuto, ...
