@@ -229,13 +229,13 @@ void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
   }
   // The reads close periods counted from the first timed step, as SyncEvery's syncs do: batches
   // are whole periods, so that each holds the same number of reads and ends on one.
-  const std::int64_t first = first_timed_step(config);
+  const PeriodEnds reads_at(config);
   std::int64_t steps_from_first = 0, reads_from_first = 0;
   const StepStats stats = run_timed_steps(
       state, ranks[0]->stream.get(),
       [&](std::int64_t i) {
-        const bool read = c.every > 0 && (i - first + 1) % c.every == 0;
-        if (i >= first) {
+        const bool read = c.every > 0 && reads_at(i);
+        if (i >= reads_at.first) {
           ++steps_from_first;
           reads_from_first += read ? 1 : 0;
         }

@@ -204,6 +204,17 @@ inline std::int64_t first_timed_step(const LoopConfig& config) {
   return config.warmup_steps + config.sizing_steps + (config.baseline ? config.warmup_steps : 0);
 }
 
+// Where a pattern that acts every config.period steps (a sync, a read) acts: on the steps that
+// close a period counted from first_timed_step(config). Made from the config the steps run under,
+// so that the count starts where the timed batches do.
+struct PeriodEnds {
+  std::int64_t first = 0;
+  std::int64_t period = 1;
+  explicit PeriodEnds(const LoopConfig& config)
+      : first(first_timed_step(config)), period(config.period) {}
+  bool operator()(std::int64_t step) const { return (step - first + 1) % period == 0; }
+};
+
 // Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
 // then rounded up to whole periods of the pattern.
 inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, std::int64_t period) {

@@ -39,10 +39,10 @@ LoopConfig aligned_config(int k = 1, const GemmOp* paired_with = nullptr) {
 // Step i: the GEMM, then the sync when i closes a period of k steps (periods counted from the
 // first timed step, so that every batch ends one).
 auto sync_every_step(const GemmOp& op, int k, cudaStream_t stream) {
-  const std::int64_t first = first_timed_step(aligned_config(k, &op));
-  return [&op, k, stream, first](std::int64_t i) {
+  const PeriodEnds syncs_at(aligned_config(k, &op));
+  return [&op, stream, syncs_at](std::int64_t i) {
     op.enqueue(i);
-    if ((i - first + 1) % k == 0) CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (syncs_at(i)) CUDA_CHECK(cudaStreamSynchronize(stream));
   };
 }
 

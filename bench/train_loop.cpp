@@ -96,12 +96,12 @@ void run(benchmark::State& state, const Spec& spec) {
       config.target_batch_seconds = 1.0;
       config.max_batch = kReadEvery;
       config.period = kReadEvery;
-      const std::int64_t first = first_timed_step(config);
+      const PeriodEnds reads_at(config);
       stats = run_timed_steps(
           state, stream,
           [&](std::int64_t i) {
             train_step();
-            if ((i - first + 1) % kReadEvery == 0) read(i);
+            if (reads_at(i)) read(i);
           },
           config);
       break;

@@ -137,8 +137,7 @@ TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
     for (std::size_t k = 0; k < timed.size(); ++k) {
       const bool batch_ends = k + 1 == timed.size() || timed[k + 1] != timed[k] + 1;
       if (batch_ends) {
-        EXPECT_EQ((timed[k] - first_timed_step(config) + 1) % config.period, 0)
-            << name << ": a batch ended on step " << timed[k];
+        EXPECT_TRUE(PeriodEnds(config)(timed[k])) << name << ": a batch ended on step " << timed[k];
       }
     }
   }

@@ -44,6 +44,25 @@ TEST(BatchSteps, AreWholePeriodsOfThePattern) {
   EXPECT_EQ(batch_steps(12e-6, config), 256);
 }
 
+// A pattern acting every k steps acts on the steps that close a period counted from the first
+// timed step: 6 unpaired (3 warm-up, 3 sizing), 9 paired (the baseline's warm-up too).
+TEST(PeriodEnds, CountFromTheFirstTimedStep) {
+  LoopConfig config;
+  config.period = 4;
+  const PeriodEnds unpaired(config);
+  EXPECT_EQ(unpaired.first, 6);
+  EXPECT_FALSE(unpaired(8));
+  EXPECT_TRUE(unpaired(9));  // steps 6, 7, 8, 9
+  EXPECT_TRUE(unpaired(13));
+  config.baseline = [](std::int64_t) {};
+  const PeriodEnds paired(config);
+  EXPECT_EQ(paired.first, 9);
+  EXPECT_FALSE(paired(9));
+  EXPECT_TRUE(paired(12));
+  config.period = 1;
+  EXPECT_TRUE(PeriodEnds(config)(10));  // every step
+}
+
 TEST(SampleStats, QuantilesInterpolateAsNumpyDoes) {
   const std::vector<double> v = {4, 1, 3, 2};
   EXPECT_DOUBLE_EQ(median(v), 2.5);

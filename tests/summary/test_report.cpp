@@ -515,14 +515,7 @@ TEST(Report, HeaderShowsTheHostClock) {
   EXPECT_TRUE(contains(cmp.out, "host_clock_ghz: '2.97' vs '2.41'")) << cmp.out;
 }
 
-}  // namespace
-}  // namespace sync_summary
-
-namespace sync_summary {
-namespace {
-
-// The cell of `column` in the csv row whose first cells are `run,key` (report: run,benchmark;
-// dtypes' rows are found by their pattern and dtype instead).
+// The cell of `column` (named in the header line) in the first csv row that contains `row_has`.
 std::string csv_cell(const std::string& csv, const std::string& row_has,
                      const std::string& column) {
   std::istringstream lines(csv);
