@@ -13,10 +13,10 @@
 namespace sync_summary {
 namespace {
 
-// Whether any repetition of b measured something (a row whose every repetition failed has none).
+// Whether b measured something: a repetition, or the aggregates a run written with
+// --benchmark_report_aggregates_only has instead (a row whose every repetition failed has neither).
 bool measured(const Bench& b) {
-  const Metric* m = b.metric(kRealTime);
-  return m && !m->reps.empty();
+  return b.summary(kRealTime).valid();
 }
 
 std::string failure(const char* side, const Bench& b) {

@@ -13,8 +13,10 @@ failures=0
 # make_nccl DIR VERSION [nolib]: a fake NCCL install (nccl.h with its version, libnccl.so.2).
 make_nccl() {
   mkdir -p "$1/include" "$1/lib"
+  local major minor patch
+  IFS=. read -r major minor patch <<<"$2"
   printf '#define NCCL_MAJOR %s\n#define NCCL_MINOR %s\n#define NCCL_PATCH %s\n' \
-    ${2//./ } > "$1/include/nccl.h"
+    "$major" "$minor" "$patch" > "$1/include/nccl.h"
   [ "${3:-}" = nolib ] || : > "$1/lib/libnccl.so.2"
 }
 # A Python whose nvidia.nccl package lives in $work/site/nvidia/nccl.
@@ -35,7 +37,7 @@ probe() {
     echo "ok: $name"
   else
     echo "FAILED: $name: library '$lib' version '$version', expected '$want_lib' '$want_version'"
-    echo "$out" | sed 's/^/    /'
+    while IFS= read -r line; do echo "    $line"; done <<<"$out"
     failures=$((failures + 1))
   fi
 }

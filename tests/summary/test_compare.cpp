@@ -629,6 +629,32 @@ TEST(Compare, FailingEverywhereInNewIsARegressionThoughBaseFailedOnce) {
   EXPECT_EQ(row(res, id).gate, "error in NEW: cudaErrorIllegalAddress");
 }
 
+// A baseline written with --benchmark_report_aggregates_only has no repetition rows, only its
+// aggregates: a benchmark that worked there, beside a failed repetition, and fails in NEW is
+// newly failing too.
+TEST(Compare, FailingInNewIsARegressionAgainstAggregatesOnly) {
+  const std::string id = "NullKernel/DeviceSync";
+  std::string base = test::gb_json({test::failing(id, "cudaErrorLaunchFailure")});
+  const std::string median =
+      ",\n    {\"name\": \"" + id + "/manual_time_median\", \"family_index\": 0, " +
+      "\"per_family_instance_index\": 0, \"run_name\": \"" + id + "/manual_time\", " +
+      "\"run_type\": \"aggregate\", \"repetitions\": 3, \"threads\": 1, " +
+      "\"aggregate_name\": \"median\", \"iterations\": 3, \"real_time\": 7.0, " +
+      "\"cpu_time\": 3.5, \"time_unit\": \"us\", \"overhead_us\": 5.0, \"baseline_us\": 2.0, " +
+      "\"gpu_bound\": 0.0}";
+  base.insert(base.rfind("\n  ]"), median);
+  std::vector<RunData> r;
+  r.push_back(digest(parse_run(base, "base.json")));
+  r.push_back(
+      digest(parse_run(test::gb_json({test::failing(id, "cudaErrorIllegalAddress")}), "new.json")));
+  assign_labels(r, {});
+  ASSERT_TRUE(r[0].find(id)->summary("real_time").from_aggregates);
+  const CompareResult res = compare_runs(r[0], r[1], {});
+  EXPECT_EQ(res.newly_failed, 1u);
+  EXPECT_EQ(res.regressions, 1u);
+  EXPECT_EQ(row(res, id).gate, "error in NEW: cudaErrorIllegalAddress");
+}
+
 // With 3 repetitions a side no U test reaches p < 0.05 (0.10 at best): the limit decides alone,
 // so a doubling is a regression, not "not significant".
 TEST(Compare, TooFewRepetitionsForAUTestLeaveTheLimitToDecide) {
