@@ -131,7 +131,7 @@ void run(benchmark::State& state, const Spec& spec) {
 
   report_step_counters(state, stats);
   state.SetItemsProcessed(spec.elements);  // per step: input elements per second
-  state.counters["selected"] = static_cast<double>(expected[0].size());
+  state.counters["selected"] = static_cast<double>(*host_count.get());  // the GPU's, checked above
 }
 
 }  // namespace

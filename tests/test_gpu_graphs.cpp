@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "command.hpp"
 #include "gpu_guard.hpp"
@@ -83,10 +84,16 @@ TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
     if (name.find("/Eager/") == std::string::npos) {
       EXPECT_GE(counter(rows, name, "graph_nodes"), 1.0) << name;
     }
-    if (name.find("/Capture/") != std::string::npos) {
-      EXPECT_GT(counter(rows, name, "eager_us"), 0.0) << name;
-      EXPECT_GT(counter(rows, name, "replay_us"), 0.0) << name;
-      EXPECT_NE(counter(rows, name, "break_even_replays"), 0.0) << name;
+    // Capture's break-even rests on the eager and replayed step times it measures in setup: they
+    // must be the steps the Eager and Replay rows time (within 2x: setup has 5 batches only).
+    if (const std::size_t at = name.find("/Capture/"); at != std::string::npos) {
+      for (const auto& [pattern, key] : {std::pair<const char*, const char*>{"/Eager/", "eager_us"},
+                                         {"/Replay/", "replay_us"}}) {
+        const std::string timed = std::string(name).replace(at, 9, pattern);
+        const double setup = counter(rows, name, key);
+        EXPECT_GT(setup, 0.5 * time_us(rows, timed)) << name << " " << key << " vs " << timed;
+        EXPECT_LT(setup, 2.0 * time_us(rows, timed)) << name << " " << key << " vs " << timed;
+      }
     }
   }
   EXPECT_EQ(counter(rows, "GraphReplay/Replay/null_kernel/k:100", "graph_nodes"), 100.0);
@@ -105,7 +112,6 @@ TEST(GpuGraphs, SyncEveryFitsAPositiveSyncCost) {
   EXPECT_GT(counter(rows, fit, "t_sync_us"), 0.0);
   EXPECT_GT(counter(rows, fit, "t_op_us"), 0.0);
   EXPECT_GT(counter(rows, fit, "r2"), 0.5) << "T(K) = t_op + t_sync / K should explain the times";
-  EXPECT_LE(counter(rows, fit, "r2"), 1.0);
   const std::string base = "SyncEvery/StreamSync/fp16/cublas/n:512/k:";
   EXPECT_LT(time_us(rows, base + "256"), time_us(rows, base + "1"));
   // The accounting pass runs whole periods: one blocking sync every k steps, for every k (it
@@ -120,7 +126,7 @@ TEST(GpuGraphs, DataDependentHostSizingCostsASync) {
   const Rows& rows = family_rows("DataDependent");
   for (const auto& [name, b] : rows) {
     const double elements = std::stod(name.substr(name.rfind(':') + 1));
-    const double selected = counter(rows, name, "selected");
+    const double selected = counter(rows, name, "selected");  // the GPU's count, last step
     EXPECT_GT(selected, 0.2 * elements) << name << ": a threshold of 0.5 keeps about a quarter";
     EXPECT_LT(selected, 0.3 * elements) << name;
     EXPECT_GT(b.value("items_per_second", 0.0), 0.0) << name;
@@ -133,11 +139,7 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
   SKIP_WITHOUT_GPU();
   expect_all_ran("TrainLoop");
   const Rows& rows = family_rows("TrainLoop");
-  for (const auto& [name, b] : rows) {
-    const double steps_per_s = counter(rows, name, "steps_per_s");
-    EXPECT_NEAR(steps_per_s * b.value("real_time", 0.0), 1e6, 1e4) << name;  // same numbers
-    EXPECT_GT(b.value("TFLOPS", 0.0), 0.0) << name;
-  }
+  for (const auto& [name, b] : rows) EXPECT_GT(b.value("TFLOPS", 0.0), 0.0) << name;
   for (const std::string n : {"512", "1024"}) {
     const std::string config = "/bf16/cublas/n:" + n;
     const std::string item = "TrainLoop/ItemEveryStep" + config;

@@ -2,7 +2,8 @@
 // CUDA_VISIBLE_DEVICES): every MultiGpu benchmark is skipped with its reason and the run exits 0.
 // With two or more: every benchmark runs and validates, and the numbers have the expected shape:
 // an event dependency costs less than a host round trip, a peer copy beats staging through host
-// memory, a per-device sync has a positive cost, and in a data-parallel step (NCCL) reading the
+// memory, SyncAll's waits return only once every GPU's value is there (the benchmark checks each
+// step, and fails otherwise), and in a data-parallel step (NCCL) reading the
 // loss every step costs more than every tenth step, with one blocking call per read on the
 // benchmark's own thread (the other ranks' threads are not counted).
 
