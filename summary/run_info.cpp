@@ -66,6 +66,14 @@ std::string cuda_version_text(std::string_view raw) {
          std::string(raw) + ")";
 }
 
+std::string cublas_version_text(std::string_view raw) {
+  if (raw.empty()) return "?";
+  if (!all_digits(raw) || raw.size() < 5 || raw.size() > 9) return std::string(raw);
+  const long v = std::stol(std::string(raw));
+  return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
+         std::to_string(v % 100) + " (" + std::string(raw) + ")";
+}
+
 std::string gpu_text(const Run& run) {
   std::string t = context_or_unknown(run, "gpu_name");
   std::vector<std::string> facts;
@@ -91,7 +99,7 @@ std::vector<std::string> run_header_lines(const RunData& d) {
   lines.push_back("GPU: " + gpu_text(r));
   lines.push_back("driver: " + cuda_version_text(r.context_value("driver_version")) +
                   ", CUDA runtime: " + cuda_version_text(r.context_value("runtime_version")) +
-                  ", cuBLAS: " + context_or_unknown(r, "cublas_version"));
+                  ", cuBLAS: " + cublas_version_text(r.context_value("cublas_version")));
   std::string host = "host wait mode: " + context_or_unknown(r, "host_wait_mode");
   if (const auto clock = r.context_value("host_clock_ghz"); !clock.empty())
     host += ", host clock " + std::string(clock) + " GHz (measured at start)";

@@ -16,6 +16,9 @@ namespace sync_summary {
 std::string context_or_unknown(const Run& run, std::string_view key);
 // A CUDA version integer (13000) as "13.0 (13000)"; other text as it is; "?" when missing.
 std::string cuda_version_text(std::string_view raw);
+// cublasLtGetVersion's integer (130100: major * 10000 + minor * 100 + patch) as "13.1.0 (130100)";
+// other text as it is; "?" when missing.
+std::string cublas_version_text(std::string_view raw);
 std::string gpu_text(const Run& run);  // "NVIDIA H100 (cc 9.0, 132 SMs, 79.1 GiB)"
 
 std::vector<std::string> run_header_lines(const RunData& data);

@@ -55,6 +55,20 @@ double real(const RunData& d, const std::string& identity) {
   return d.find(identity)->summary(kRealTime).center;
 }
 
+// The header's versions: CUDA's integers (major * 1000 + minor * 10) and cuBLAS's (major * 10000
+// + minor * 100 + patch) read out, with the integer beside; other text as written.
+TEST(Report, VersionsAreReadOut) {
+  EXPECT_EQ(cuda_version_text("13000"), "13.0 (13000)");
+  EXPECT_EQ(cuda_version_text("12080"), "12.8 (12080)");
+  EXPECT_EQ(cuda_version_text(""), "?");
+  EXPECT_EQ(cuda_version_text("13.0"), "13.0");
+  EXPECT_EQ(cublas_version_text("130100"), "13.1.0 (130100)");
+  EXPECT_EQ(cublas_version_text("120805"), "12.8.5 (120805)");
+  EXPECT_EQ(cublas_version_text(""), "?");
+  EXPECT_EQ(cublas_version_text("13.1.0"), "13.1.0");
+  EXPECT_EQ(cublas_version_text("1301"), "1301");  // too short to be cuBLAS's integer
+}
+
 TEST(Report, OverheadAgainstAsyncPerDtypeAndSize) {
   const auto runs = load({"gb171_run.json"});
   const Document doc = build_report(runs, ReportOptions{});
