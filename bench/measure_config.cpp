@@ -28,7 +28,7 @@ std::optional<Injection> parse_injection(const std::string& text, std::string* e
   else if (kind == "gpu")
     inj.kind = Injection::Kind::gpu;
   if (inj.kind == Injection::Kind::none || colon == std::string::npos) {
-    *error = "expects host:<amount> or gpu:<amount>, the amount in us (1us, 2.5) or % (10%)";
+    *error = "host:<amount> or gpu:<amount>, the amount in us (1us, 2.5) or % (10%)";
     return std::nullopt;
   }
   std::string amount = text.substr(colon + 1);
@@ -41,7 +41,7 @@ std::optional<Injection> parse_injection(const std::string& text, std::string* e
   char* end = nullptr;
   inj.amount = std::strtod(amount.c_str(), &end);
   if (amount.empty() || *end != '\0' || !(inj.amount > 0.0) || inj.amount > 1e6) {
-    *error = "expects a positive amount in us (1us, 2.5) or % (10%), got '" + amount + "'";
+    *error = "a positive amount in us (1us, 2.5) or % (10%), not '" + amount + "'";
     return std::nullopt;
   }
   return inj;

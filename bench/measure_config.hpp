@@ -43,7 +43,8 @@ struct Injection {
   std::string describe() const;  // "host +1 us", "gpu +10%"
 };
 
-// Parses "host:1us", "host:2.5", "gpu:10%"; nullopt with *error on anything else.
+// Parses "host:1us", "host:2.5", "gpu:10%"; nullopt on anything else, with *error saying what
+// it expects (to follow "--sync_inject expects ").
 std::optional<Injection> parse_injection(const std::string& text, std::string* error);
 
 StoppingRule& stopping_rule();

@@ -193,6 +193,7 @@ TEST(ParseOptions, RejectsMalformedMeasurementFlags) {
     EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
     EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))), std::string::npos)
         << "the error names the flag: " << error;
+    EXPECT_EQ(error.find("expects expects"), std::string::npos) << error;
   }
 }
 
