@@ -529,28 +529,6 @@ TEST(Report, HeaderShowsTheHostClock) {
   EXPECT_TRUE(contains(cmp.out, "host_clock_ghz: '2.97' vs '2.41'")) << cmp.out;
 }
 
-// The cell of `column` (named in the header line) in the first csv row that contains `row_has`.
-std::string csv_cell(const std::string& csv, const std::string& row_has,
-                     const std::string& column) {
-  std::istringstream lines(csv);
-  std::string header, line;
-  std::getline(lines, header);
-  const auto cells = [](const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
-    return out;
-  };
-  const std::vector<std::string> names = cells(header);
-  const auto at = std::find(names.begin(), names.end(), column) - names.begin();
-  while (std::getline(lines, line))
-    if (contains(line, row_has)) {
-      const std::vector<std::string> row = cells(line);
-      return static_cast<std::size_t>(at) < row.size() ? row[at] : "";
-    }
-  return "(no row)";
-}
-
 // The Async row ran at 10 us; the pattern's own interleaved baseline at 8 us, with a paired
 // overhead of 3 us, and its step at 11 us. Unpaired, the csv and dtypes said +1 us (+10%) where
 // the console report says +3 us (+37.5%): every output now gives the paired overhead.
@@ -565,13 +543,13 @@ TEST(Report, CsvAndDtypesGiveThePairedOverheadAsTheConsoleDoes) {
 
   const auto report = test::run({"report", "--format=csv", file});
   ASSERT_EQ(report.rc, 0) << report.err;
-  EXPECT_EQ(csv_cell(report.out, ",SmallGemm/DeviceSync/", "overhead"), "3");
-  EXPECT_EQ(csv_cell(report.out, ",SmallGemm/DeviceSync/", "overhead_pct"), "37.5");
-  EXPECT_EQ(csv_cell(report.out, ",SmallGemm/DeviceSync/", "async_median"), "10");
+  EXPECT_EQ(test::csv_cell(report.out, ",SmallGemm/DeviceSync/", "overhead"), "3");
+  EXPECT_EQ(test::csv_cell(report.out, ",SmallGemm/DeviceSync/", "overhead_pct"), "37.5");
+  EXPECT_EQ(test::csv_cell(report.out, ",SmallGemm/DeviceSync/", "async_median"), "10");
 
   const auto dtypes = test::run({"dtypes", "--format=csv", file});
   ASSERT_EQ(dtypes.rc, 0) << dtypes.err;
-  EXPECT_EQ(csv_cell(dtypes.out, ",DeviceSync,", "overhead_pct"), "37.5") << dtypes.out;
+  EXPECT_EQ(test::csv_cell(dtypes.out, ",DeviceSync,", "overhead_pct"), "37.5") << dtypes.out;
   const auto dtypes_console = test::run({"dtypes", file});
   EXPECT_TRUE(contains(dtypes_console.out, "+37.5%")) << dtypes_console.out;
 }

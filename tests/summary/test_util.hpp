@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the sync_summary tests: fixture paths and running the CLI in-process.
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -49,6 +50,28 @@ inline std::string as_another_process(const std::string& path, const std::string
 
 inline bool contains(const std::string& haystack, const std::string& needle) {
   return haystack.find(needle) != std::string::npos;
+}
+
+// The cell of `column` (named in the header line) in the first csv row that contains `row_has`.
+inline std::string csv_cell(const std::string& csv, const std::string& row_has,
+                            const std::string& column) {
+  std::istringstream lines(csv);
+  std::string header, line;
+  std::getline(lines, header);
+  const auto cells = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string cell; std::getline(in, cell, ',');) out.push_back(cell);
+    return out;
+  };
+  const std::vector<std::string> names = cells(header);
+  const auto at = std::find(names.begin(), names.end(), column) - names.begin();
+  while (std::getline(lines, line))
+    if (contains(line, row_has)) {
+      const std::vector<std::string> row = cells(line);
+      return static_cast<std::size_t>(at) < row.size() ? row[at] : "";
+    }
+  return "(no row)";
 }
 
 }  // namespace sync_summary::test
