@@ -215,21 +215,25 @@ struct PeriodEnds {
   bool operator()(std::int64_t step) const { return (step - first + 1) % period == 0; }
 };
 
+// `steps` rounded up to whole periods of the pattern.
+inline std::int64_t whole_periods(std::int64_t steps, std::int64_t period) {
+  return (steps + period - 1) / period * period;
+}
+
 // Steps of an untimed pass (accounting, anatomy): up to `most`, at least 2, no more than a batch,
 // then rounded up to whole periods of the pattern.
 inline std::int64_t untimed_pass_steps(std::int64_t batch, std::int64_t most, std::int64_t period) {
-  const std::int64_t steps = std::clamp<std::int64_t>(batch, 2, most);
-  return (steps + period - 1) / period * period;
+  return whole_periods(std::clamp<std::int64_t>(batch, 2, most), period);
 }
 
 // Steps per timed batch: about target_batch_seconds, within [min_batch, max_batch], then rounded
 // up to whole periods of the pattern, so that every batch holds as many of its syncs as the next
 // and ends on one (periods counted from first_timed_step).
 inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
-  const std::int64_t steps =
+  return whole_periods(
       std::clamp<std::int64_t>(std::llround(config.target_batch_seconds / step_seconds),
-                               std::min(config.min_batch, config.max_batch), config.max_batch);
-  return (steps + config.period - 1) / config.period * config.period;
+                               std::min(config.min_batch, config.max_batch), config.max_batch),
+      config.period);
 }
 
 // The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
 #include <set>
 
 #include "format_number.hpp"
@@ -58,20 +59,32 @@ std::string context_or_unknown(const Run& run, std::string_view key) {
   return v.empty() ? "?" : std::string(v);
 }
 
-std::string cuda_version_text(std::string_view raw) {
+namespace {
+
+// A version integer read out by its place values, the integer beside: with places {1000, 10},
+// 13000 is "13.0 (13000)". Text that is not an integer of min_digits to 9 digits stays as it is.
+std::string version_text(std::string_view raw, std::size_t min_digits,
+                         std::initializer_list<long> places) {
   if (raw.empty()) return "?";
-  if (!all_digits(raw) || raw.size() < 4 || raw.size() > 9) return std::string(raw);
+  if (!all_digits(raw) || raw.size() < min_digits || raw.size() > 9) return std::string(raw);
   const long v = std::stol(std::string(raw));
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10) + " (" +
-         std::string(raw) + ")";
+  std::string text;
+  long above = 0;  // the place before: 0 for the leading part, which keeps everything above
+  for (const long place : places) {
+    text += (text.empty() ? "" : ".") + std::to_string((above ? v % above : v) / place);
+    above = place;
+  }
+  return text + " (" + std::string(raw) + ")";
+}
+
+}  // namespace
+
+std::string cuda_version_text(std::string_view raw) {
+  return version_text(raw, 4, {1000, 10});
 }
 
 std::string cublas_version_text(std::string_view raw) {
-  if (raw.empty()) return "?";
-  if (!all_digits(raw) || raw.size() < 5 || raw.size() > 9) return std::string(raw);
-  const long v = std::stol(std::string(raw));
-  return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." +
-         std::to_string(v % 100) + " (" + std::string(raw) + ")";
+  return version_text(raw, 5, {10000, 100, 1});
 }
 
 std::string gpu_text(const Run& run) {

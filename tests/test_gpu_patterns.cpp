@@ -3,7 +3,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -11,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "anatomy.hpp"
 #include "command.hpp"
 #include "gpu_guard.hpp"
 
@@ -277,14 +277,8 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     std::vector<std::pair<double, double>> busy;
     for (const auto& e : trace.at("events"))
       if (e.at("lane") == "gpu")
-        busy.emplace_back(std::max(0.0, e.at("start_us").get<double>()),
-                          std::min(window, e.at("end_us").get<double>()));
-    std::sort(busy.begin(), busy.end());
-    double active = 0.0, covered_to = 0.0;
-    for (const auto& [start, end] : busy) {
-      active += std::max(0.0, end - std::max(start, covered_to));
-      covered_to = std::max(covered_to, end);
-    }
+        busy.emplace_back(e.at("start_us").get<double>(), e.at("end_us").get<double>());
+    const double active = union_length(busy, 0.0, window);
     EXPECT_NEAR(b.at("anatomy_step_us").get<double>(), window / steps, 0.01) << name;
     EXPECT_NEAR(b.at("gpu_active_us").get<double>(), active / steps, 0.01) << name;
     EXPECT_NEAR(b.at("gpu_idle_us").get<double>(), (window - active) / steps, 0.01) << name;
