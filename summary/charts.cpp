@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "errors.hpp"
 #include "layout.hpp"
+#include "report.hpp"
 #include "run_info.hpp"
 
 namespace sync_summary {
@@ -32,6 +34,8 @@ double row_x(const Group& g, std::size_t row) {
   return g.arg_keys.empty() ? kNaN : arg_number(g.arg(row, g.arg_keys[0]));
 }
 
+// Overhead % against Async by size, one line per dtype: the number the report's +% prints
+// (overhead_of: paired where sync_bench measured it).
 void add_overhead_charts(const std::vector<Group>& groups, const std::vector<RunData>& runs,
                          const std::string& metric,
                          std::vector<std::pair<std::string, Chart>>& out) {
@@ -67,9 +71,9 @@ void add_overhead_charts(const std::vector<Group>& groups, const std::vector<Run
           const Bench* b = g.at(r, c, run);
           const Bench* base = g.baseline(r, run);
           if (!b || !base) continue;
-          const double t = b->summary(metric).center;
-          const double a = base->summary(metric).center;
-          s.points.emplace_back(row_x(g, r), (t - a) / a * 100.0);
+          const Overhead o =
+              overhead_of(b, b->summary(metric), base->summary(metric).center, metric);
+          if (std::isfinite(o.fraction)) s.points.emplace_back(row_x(g, r), o.fraction * 100.0);
         }
         if (!s.points.empty()) chart.series.push_back(std::move(s));
       }

@@ -328,6 +328,37 @@ TEST(Charts, OverheadPerDtypeAndBandwidth) {
   }
 }
 
+// A chart plots the overhead the tables print: the paired overhead_us over its own baseline_us
+// where sync_bench measured one, not the row's time against the Async row of another moment.
+TEST(Charts, OverheadIsThePairedOneTheTablesPrint) {
+  const std::string file =
+      test::write_run(testing::TempDir() + "chart_paired.json",
+                      {test::unpaired("SmallGemm/Async/fp16/cublas/n:512", {10.0}, 0.0),
+                       test::unpaired("SmallGemm/Async/fp16/cublas/n:1024", {20.0}, 0.0),
+                       test::paired("SmallGemm/DeviceSync/fp16/cublas/n:512", {3.0}, 12.0),
+                       test::paired("SmallGemm/DeviceSync/fp16/cublas/n:1024", {4.0}, 16.0)});
+  std::vector<RunData> runs;
+  runs.push_back(digest(load_run(file)));
+  assign_labels(runs, {});
+  const auto charts = build_charts(runs, std::string(kRealTime));
+  const auto it = std::find_if(charts.begin(), charts.end(), [](const auto& c) {
+    return c.first == "overhead-SmallGemm_cublas_DeviceSync.svg";
+  });
+  ASSERT_NE(it, charts.end());
+  ASSERT_EQ(it->second.series.size(), 1u);
+  const auto& points = it->second.series[0].points;
+  ASSERT_EQ(points.size(), 2u);
+  // Unpaired, these would be (15 - 10) / 10 = 50% and (20 - 20) / 20 = 0%.
+  EXPECT_DOUBLE_EQ(points[0].second, 3.0 / 12.0 * 100.0);
+  EXPECT_DOUBLE_EQ(points[1].second, 4.0 / 16.0 * 100.0);
+
+  // The report's +% for the same row is the same number.
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(doc, "SmallGemm fp16 cublas: time per step (us), overhead against Async");
+  EXPECT_EQ(row(t, "512")[column(t, "+%")], fmt_percent(points[0].second / 100.0));
+  EXPECT_EQ(row(t, "1024")[column(t, "+%")], fmt_percent(points[1].second / 100.0));
+}
+
 // A time that is not a finite positive number is bad input for every command: exit 2, the row
 // named, and no table with a number made of it.
 TEST(Report, BadTimesAreRefused) {
