@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace sync_bench {
@@ -213,6 +214,11 @@ bool output_writable(const std::string& path, std::string* error) {
   const std::size_t slash = path.find_last_of('/');
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   const bool exists = access(path.c_str(), F_OK) == 0;
+  // A folder passes access(W_OK), and root passes it everywhere: only opening the file would fail.
+  if (struct stat st{}; exists && stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    *error = "cannot write " + path + ": it is a folder (name a file)";
+    return false;
+  }
   if (exists ? access(path.c_str(), W_OK) == 0 : access(dir.c_str(), W_OK) == 0) return true;
   *error = "cannot write " + path + ": " + std::strerror(errno) +
            (exists ? "" : " (the folder " + dir + " must exist and be writable)");
@@ -244,7 +250,7 @@ void print_usage() {
       "  [--sync_map[=<prefix>]]       instead of benchmarking, map which CUDA calls block the\n"
       "                                host (markdown on stdout; <prefix>.md and .json written)\n"
       "\n"
-      "How long each benchmark is measured (rounds of batches; see README, Method):\n"
+      "How long each benchmark is measured, in rounds (README: How time is measured):\n"
       "  [--benchmark_min_time=<s>]    at least this much timed GPU time (default 0.01)\n"
       "  [--sync_min_rounds=<n>]       and at least n rounds (default 8)\n"
       "  [--sync_max_noise=<pct>]      then stop once the median is known to within pct %%\n"

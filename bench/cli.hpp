@@ -51,8 +51,8 @@ char** with_single_iteration(int* argc, char** argv);
 std::optional<std::size_t> count_filtered(std::string filter, const std::vector<std::string>& names,
                                           std::string* error);
 
-// True when `path` can be written (an existing writable file, or a new one in a writable
-// folder); false with *error naming the reason.
+// True when `path` can be written (an existing writable file that is not a folder, or a new one
+// in a writable folder); false with *error naming the reason.
 bool output_writable(const std::string& path, std::string* error);
 
 // Printed by --help before Google Benchmark's own flags.

@@ -145,9 +145,10 @@ int check_request(const sync_bench::Options& options) {
     std::fprintf(stderr, "sync_bench: --anatomy_timeline needs --anatomy=on\n");
     return 2;
   }
+  const std::string map = options.sync_map_prefix;
   for (const std::string& path :
-       {options.out_path, options.anatomy_timeline,
-        options.sync_map_prefix.empty() ? std::string() : options.sync_map_prefix + ".json"}) {
+       {options.out_path, options.anatomy_timeline, map.empty() ? std::string() : map + ".json",
+        map.empty() ? std::string() : map + ".md"}) {
     if (!path.empty() && !sync_bench::output_writable(path, &error)) {
       std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
       return 2;
@@ -196,10 +197,13 @@ int main(int argc, char** argv) {
   sync_bench::destroy_bench_context();
   sync_bench::set_sync_accounting(nullptr);
   sync_bench::set_activity_trace(nullptr);
+  // Checked writable before the run, the timeline can still fail here (a full disk): the
+  // benchmarks were measured and their JSON written, so this is exit 1 (something failed), not 2.
   if (sync_bench::AnatomyTimeline* timeline = sync_bench::anatomy_timeline()) {
     if (!timeline->write(&error)) {
-      std::fprintf(stderr, "sync_bench: %s\n", error.c_str());
-      return 2;
+      std::fprintf(stderr, "sync_bench: %s (every benchmark's result was kept%s%s)\n",
+                   error.c_str(), options.out_path.empty() ? "" : " in ", options.out_path.c_str());
+      return 1;
     }
   }
   benchmark::Shutdown();

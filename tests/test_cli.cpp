@@ -131,6 +131,25 @@ TEST(Cli, UnwritableOutputIsRefusedBeforeTheGpu) {
   }
 }
 
+// A folder where a file should go passes access(W_OK) (and root passes it everywhere), so it is
+// refused by name; and --sync_map's PREFIX.md is checked beside PREFIX.json, not after the GPU
+// work.
+TEST(Cli, OutputThatIsAFolderIsRefusedBeforeTheGpu) {
+  const std::string dir = ::testing::TempDir() + "cli_out_folder";
+  ASSERT_EQ(run_command("mkdir -p " + shell_quote(dir + "/map.md")).exit_code, 0);
+  for (const auto& [arg, named] : std::vector<std::pair<std::string, std::string>>{
+           {"--benchmark_out=" + dir, dir},
+           {"--anatomy_timeline=" + dir, dir},
+           {"--sync_map=" + dir + "/map", dir + "/map.md"}}) {
+    const CommandResult r =
+        run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " " + shell_quote(arg));
+    EXPECT_EQ(r.exit_code, 2) << arg << "\n" << r.output;
+    EXPECT_NE(r.output.find("cannot write " + named + ": it is a folder"), std::string::npos)
+        << arg << "\n"
+        << r.output;
+  }
+}
+
 TEST(Cli, MeasurementFlagsAreCheckedBeforeTheGpu) {
   const CommandResult r =
       run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() + " --sync_inject=host:-1us");
