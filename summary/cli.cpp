@@ -313,9 +313,10 @@ int run_command(const Options& o, std::ostream& out, std::ostream& err) {
       return 2;
     }
     if (res.single_repetition)
-      err << "sync_summary: warning: a run has one repetition a benchmark: its noise is unknown "
-             "and 2% of the step decides; merge K processes (sync_summary merge) for a gate "
-             "that knows its noise\n";
+      err << "sync_summary: warning: a side has fewer than two repetitions of a benchmark: no "
+             "U test runs, its noise is the spread of its own rounds (paired) or unknown, and "
+             "the threshold decides; merge K processes (sync_summary merge) for a gate that "
+             "knows its noise\n";
     if (res.regressions > 0) return 1;
     if (res.gated == 0) {
       err << "sync_summary: compare: no row is gated (every compared row is host-bound or of "

@@ -66,7 +66,8 @@ one row per size, each dtype's time per step and its overhead % against Async of
 
 flags:
   --format=console|markdown|csv  output format (default console)
-  --svg=DIR                      also write SVG charts to DIR (overhead % vs size per dtype)
+  --svg=DIR                      also write SVG charts to DIR, as report does: overhead %
+                                 vs size per dtype, bandwidth vs size
   --filter=REGEX                 only benchmarks whose name matches REGEX
   --metric=NAME                  real_time (default), cpu_time, or a counter
   --labels=A,B,...               labels for the runs, one per file

@@ -197,7 +197,16 @@ TEST(Cli, CompareExitCodesOfTheGate) {
   const auto single = run({"compare", one, one});
   EXPECT_EQ(single.rc, 0);
   EXPECT_TRUE(contains(single.out, "no significance test ran")) << single.out;
-  EXPECT_FALSE(contains(run({"compare", base, base}).out, "no significance test ran"));
+  const std::string warned = "fewer than two repetitions of a benchmark: no U test runs";
+  EXPECT_TRUE(contains(single.err, warned)) << single.err;
+  // One side alone with one repetition is enough: no U test can run on the row.
+  const std::string three = file("three", {paired("NullKernel/DeviceSync", tight)});
+  const auto one_side = run({"compare", three, one});
+  EXPECT_EQ(one_side.rc, 0) << one_side.out;
+  EXPECT_TRUE(contains(one_side.err, warned)) << one_side.err;
+  const auto repeated = run({"compare", base, base});
+  EXPECT_FALSE(contains(repeated.out, "no significance test ran"));
+  EXPECT_FALSE(contains(repeated.err, warned)) << repeated.err;
 
   const std::pair<double, const char*> bad_times[] = {
       {std::nan(""), "NaN"}, {-3.0, "-3"}, {1e308, "1e+308"}};
