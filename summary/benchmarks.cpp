@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <string_view>
 #include <utility>
 
 #include "errors.hpp"
@@ -42,10 +43,14 @@ void add_entry(Bench& b, const Entry& e, const Run& run) {
       std::max<std::size_t>(b.repetitions, static_cast<std::size_t>(std::max(e.repetitions, 1LL)));
   check_real_time(e, b.name.identity, run);
   if (e.error || e.skipped) {
-    // A failed repetition: keep the reason, never its meaningless times.
-    if (b.status == Status::ok || (b.status == Status::skipped && e.error)) {
-      b.status = e.error ? Status::error : Status::skipped;
-      b.reason = e.message;
+    // A failed repetition: keep the reason, never its meaningless times. Google Benchmark 1.7 has
+    // no skip, so sync_bench writes one there as an error whose message starts "skipped: ".
+    constexpr std::string_view kSkipPrefix = "skipped: ";
+    const bool skip_as_error = e.error && e.message.rfind(kSkipPrefix, 0) == 0;
+    const bool error = e.error && !skip_as_error;
+    if (b.status == Status::ok || (b.status == Status::skipped && error)) {
+      b.status = error ? Status::error : Status::skipped;
+      b.reason = skip_as_error ? e.message.substr(kSkipPrefix.size()) : e.message;
     }
     if (!e.aggregate) ++b.failed;
     return;

@@ -144,8 +144,9 @@ flags:
   --help                         this text
 
 exit status: 0 no regression, 1 at least one regression (or a newly failing or missing
-benchmark), 2 bad input: nothing compared, nothing gated, an unknown metric, a time or a counter
-the gate reads that is not a finite number, or a bad command line.
+benchmark), 2 bad input: nothing compared, nothing gated, every compared benchmark failing in NEW
+(a broken run), an unknown metric, a time or a counter the gate reads that is not a finite
+number, or a bad command line.
 )";
 
 constexpr std::string_view kMerge =

@@ -9,6 +9,7 @@
 
 #include "benchmarks.hpp"
 #include "errors.hpp"
+#include "gb_builder.hpp"
 #include "gb_json.hpp"
 #include "test_util.hpp"
 
@@ -97,6 +98,24 @@ TEST(Benchmarks, FailuresKeepTheirReasonAndNoTimes) {
   EXPECT_EQ(fp8.status, Status::error);
   EXPECT_EQ(fp8.failed, 3u);
   EXPECT_EQ(fp8.reason, "fp8 needs compute capability 8.9 or newer");
+}
+
+// Google Benchmark 1.7 has no skip: sync_bench writes a skip there as an error whose message
+// starts "skipped: " (bench/families.cpp). Read as the skip it is, with the reason after the
+// prefix; an error that merely mentions the word stays an error.
+TEST(Benchmarks, SkipWrittenAsAnErrorByGoogleBenchmark17IsASkip) {
+  const std::string file = test::write_run(
+      testing::TempDir() + "gb171_skip.json",
+      {test::failing("BigGemm/Async/fp8/cublaslt/n:8192",
+                     "skipped: fp8 needs compute capability 8.9 or newer"),
+       test::failing("NullKernel/StreamSync", "cudaErrorIllegalAddress (skipped: no)"),
+       test::unpaired("NullKernel/Async", {4.0}, 0.0)});
+  const RunData d = digest(load_run(file));
+  const Bench& fp8 = bench(d, "BigGemm/Async/fp8/cublaslt/n:8192");
+  EXPECT_EQ(fp8.status, Status::skipped);
+  EXPECT_EQ(fp8.reason, "fp8 needs compute capability 8.9 or newer");
+  EXPECT_EQ(fp8.failed, 1u);
+  EXPECT_EQ(bench(d, "NullKernel/StreamSync").status, Status::error);
 }
 
 TEST(Benchmarks, PartlyFailedRepetitionsKeepTheOthers) {
