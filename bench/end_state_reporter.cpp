@@ -29,6 +29,8 @@ void EndStateJsonReporter::Finalize() {
     out << (i ? ",\n" : "\n") << "    \"" << json_escaped(fields[i].first) << "\": \""
         << json_escaped(fields[i].second) << "\"";
   out << "\n  }\n}\n";
+  out.flush();
+  complete_ = static_cast<bool>(out);
 }
 
 ContextFields gpu_end_state() {

@@ -15,9 +15,13 @@ class EndStateJsonReporter : public benchmark::JSONReporter {
   explicit EndStateJsonReporter(std::function<ContextFields()> end_state)
       : end_state_(std::move(end_state)) {}
   void Finalize() override;
+  // Whether the whole JSON reached its file: Google Benchmark writes it without checking (a full
+  // disk would go unnoticed), so Finalize flushes and looks.
+  bool complete() const { return complete_; }
 
  private:
   std::function<ContextFields()> end_state_;
+  bool complete_ = false;
 };
 
 // The GPU's state now, as context fields with the suffix "_end".

@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -38,22 +39,25 @@ void skip_benchmark(State& state, const std::string& why, long) {
 
 void register_family_benchmark(const std::string& name,
                                std::function<void(benchmark::State&)> body) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [name, body = std::move(body)](benchmark::State& state) {
-                                 current_benchmark_name() = name;
-                                 try {
-                                   body(state);
-                                 } catch (const Unsupported& e) {
-                                   skip_benchmark(state, e.what(), 0);
-                                 } catch (const std::bad_alloc&) {
-                                   // A size whose host buffers do not fit in this machine's
-                                   // memory, as Unsupported does for device memory.
-                                   skip_benchmark(state, "host memory: a buffer does not fit", 0);
-                                 } catch (const std::exception& e) {
-                                   ++failures();
-                                   state.SkipWithError(e.what());
-                                 }
-                               })
+  benchmark::RegisterBenchmark(
+      name.c_str(),
+      [name, body = std::move(body)](benchmark::State& state) {
+        current_benchmark_name() = name;
+        try {
+          if (injection().fails(name))
+            throw std::runtime_error("injected failure (--sync_inject=fail)");
+          body(state);
+        } catch (const Unsupported& e) {
+          skip_benchmark(state, e.what(), 0);
+        } catch (const std::bad_alloc&) {
+          // A size whose host buffers do not fit in this machine's
+          // memory, as Unsupported does for device memory.
+          skip_benchmark(state, "host memory: a buffer does not fit", 0);
+        } catch (const std::exception& e) {
+          ++failures();
+          state.SkipWithError(e.what());
+        }
+      })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
   names().push_back(name + "/manual_time");

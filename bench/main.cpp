@@ -188,9 +188,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "sync_bench: %s\n", e.what());
     return 2;
   }
+  bool json_complete = true;
   if (!options.out_path.empty() && options.out_format == "json") {
     sync_bench::EndStateJsonReporter file_reporter(sync_bench::gpu_end_state);
     benchmark::RunSpecifiedBenchmarks(nullptr, &file_reporter);
+    json_complete = file_reporter.complete();
   } else {
     benchmark::RunSpecifiedBenchmarks();
   }
@@ -207,6 +209,13 @@ int main(int argc, char** argv) {
     }
   }
   benchmark::Shutdown();
+  if (!json_complete) {
+    std::fprintf(stderr,
+                 "sync_bench: could not write all of %s (a full disk?): its JSON is incomplete; "
+                 "the console output above has every result\n",
+                 options.out_path.c_str());
+    return 1;
+  }
   if (const int failed = sync_bench::failed_benchmarks(); failed > 0) {
     std::fprintf(stderr,
                  "sync_bench: %d benchmark(s) failed (ERROR OCCURRED above); every other result "

@@ -5,14 +5,18 @@
 
 namespace sync_bench {
 
+bool Injection::chosen(const std::string& benchmark) const {
+  return kind != Kind::none && (filter.empty() || std::regex_search(benchmark, std::regex(filter)));
+}
+
 double Injection::seconds_for(const std::string& benchmark, double step_seconds) const {
-  if (kind == Kind::none) return 0.0;
-  if (!filter.empty() && !std::regex_search(benchmark, std::regex(filter))) return 0.0;
+  if (kind == Kind::fail || !chosen(benchmark)) return 0.0;
   return percent ? step_seconds * amount / 100.0 : amount * 1e-6;
 }
 
 std::string Injection::describe() const {
   if (kind == Kind::none) return "none";
+  if (kind == Kind::fail) return "fail";
   char text[64];
   std::snprintf(text, sizeof(text), "%s +%g%s", kind == Kind::host ? "host" : "gpu", amount,
                 percent ? "%" : " us");
@@ -22,13 +26,17 @@ std::string Injection::describe() const {
 std::optional<Injection> parse_injection(const std::string& text, std::string* error) {
   const std::size_t colon = text.find(':');
   Injection inj;
+  if (text == "fail") {
+    inj.kind = Injection::Kind::fail;
+    return inj;
+  }
   const std::string kind = text.substr(0, colon);
   if (kind == "host")
     inj.kind = Injection::Kind::host;
   else if (kind == "gpu")
     inj.kind = Injection::Kind::gpu;
   if (inj.kind == Injection::Kind::none || colon == std::string::npos) {
-    *error = "host:<amount> or gpu:<amount>, the amount in us (1us, 2.5) or % (10%)";
+    *error = "host:<amount>, gpu:<amount> (in us, 1us or 2.5, or %, 10%) or fail";
     return std::nullopt;
   }
   std::string amount = text.substr(colon + 1);

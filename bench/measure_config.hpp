@@ -30,21 +30,27 @@ struct StoppingRule {
 //         path: it shows where the host sets the pace, and vanishes where the GPU does).
 //   gpu:  a spin kernel of that length is enqueued in every step (a slower op: it shows where the
 //         GPU sets the pace). Its launch costs the host ~2-3 us too.
+//   fail: the benchmark fails before it measures anything, as one whose CUDA call errs would (what
+//         a run, its JSON and the scripts around it do with a failure, shown on a healthy GPU).
 // The amount is microseconds, or a percentage of the step's own time measured before timing.
 struct Injection {
-  enum class Kind { none, host, gpu };
+  enum class Kind { none, host, gpu, fail };
   Kind kind = Kind::none;
   double amount = 0.0;  // us, or % when percent
   bool percent = false;
   std::string filter;  // ECMAScript regex searched in the benchmark's name; empty: every one
 
+  // Whether the benchmark is one the injection applies to.
+  bool chosen(const std::string& benchmark) const;
   // The cost per step for this benchmark, given its un-injected step time; 0 when not chosen.
   double seconds_for(const std::string& benchmark, double step_seconds) const;
-  std::string describe() const;  // "host +1 us", "gpu +10%"
+  // Whether the benchmark must fail (kind fail, chosen).
+  bool fails(const std::string& benchmark) const { return kind == Kind::fail && chosen(benchmark); }
+  std::string describe() const;  // "host +1 us", "gpu +10%", "fail"
 };
 
-// Parses "host:1us", "host:2.5", "gpu:10%"; nullopt on anything else, with *error saying what
-// it expects (to follow "--sync_inject expects ").
+// Parses "host:1us", "host:2.5", "gpu:10%", "fail"; nullopt on anything else, with *error saying
+// what it expects (to follow "--sync_inject expects ").
 std::optional<Injection> parse_injection(const std::string& text, std::string* error);
 
 StoppingRule& stopping_rule();

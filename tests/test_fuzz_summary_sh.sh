@@ -4,7 +4,7 @@
 # only where FAKE_CRASH is set. Checked: bad SECONDS give usage and exit 2; no clang gives 3 and
 # says libFuzzer needs clang; a compiler without libFuzzer gives 3; a failed build gives 4; an
 # earlier run's artifacts are not reported again; objects from another compiler are rebuilt; a
-# crash is kept in tests/data/fuzz/ and gives 1.
+# crash, or an input past the fuzzer's -timeout (a hang), is kept in tests/data/fuzz/ and gives 1.
 #
 #   tests/test_fuzz_summary_sh.sh ROOT
 set -uo pipefail
@@ -49,8 +49,10 @@ fi
 [ ${#objs[@]} -gt 0 ] && cat "${objs[@]}" >"$out.objs"
 cat >"$out" <<'FUZZER'
 #!/bin/sh
+echo "$@" >"$0.args"
 for a in "$@"; do case "$a" in -artifact_prefix=*) prefix="${a#-artifact_prefix=}" ;; esac; done
 [ -n "${FAKE_CRASH:-}" ] && { echo '{"crash":1}' >"${prefix}crash-123"; exit 1; }
+[ -n "${FAKE_HANG:-}" ] && { echo '{"hang":1}' >"${prefix}timeout-7"; exit 1; }
 exit 0
 FUZZER
 chmod +x "$out"
@@ -99,6 +101,12 @@ grep -q 'build .* failed' <<<"$out" || fail "build fails: no reason: $out"
 fuzz 1 "crash" STUB_ID=1 FAKE_CRASH=1 -- 5
 [ -s "$repo/tests/data/fuzz/crash-123.json" ] || fail "crash: not kept in tests/data/fuzz/: $out"
 rm -f "$repo/tests/data/fuzz/crash-123.json"
+# Every input gets a time limit; one that exceeds it is a hang, kept as the crash is.
+grep -q -- '-timeout=5' "$repo/build-fuzz/fuzz_summary.args" ||
+  fail "the fuzzer runs without -timeout: $(cat "$repo/build-fuzz/fuzz_summary.args")"
+fuzz 1 "hang" STUB_ID=1 FAKE_HANG=1 -- 5
+[ -s "$repo/tests/data/fuzz/timeout-7.json" ] || fail "hang: not kept in tests/data/fuzz/: $out"
+rm -f "$repo/tests/data/fuzz/timeout-7.json"
 # The next run finds nothing: the earlier run's crash is not reported again.
 fuzz 0 "after a crash" STUB_ID=1 -- 5
 [ ! -e "$repo/tests/data/fuzz/crash-123.json" ] || fail "after a crash: the old crash copied again"

@@ -2,6 +2,7 @@
 // numbers have the shape the physics demands.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <fstream>
@@ -251,6 +252,120 @@ TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeIsRecorded) {
   EXPECT_TRUE(run.contains("context_end"));
 }
 
+// Each wait mode is set before the context exists and read back from the driver into the context;
+// a spinning host burns CPU for as long as it waits.
+TEST(GpuPatterns, EveryWaitModeIsAppliedAndRecorded) {
+  SKIP_WITHOUT_GPU();
+  for (const std::string mode : {"spin", "yield", "auto"}) {
+    const nlohmann::json run = run_sync_bench_json(
+        "--sync_mode=" + mode + " --benchmark_filter='^NullKernel/DeviceSync/manual_time$'");
+    EXPECT_EQ(run.at("context").at("host_wait_mode"), mode);
+    const auto r = rows(run);
+    EXPECT_GT(at(r, "NullKernel/DeviceSync", "overhead_us"), 0.0) << mode;
+    if (mode == "spin") {
+      EXPECT_GT(at(r, "NullKernel/DeviceSync", "host_cpu_us"),
+                0.5 * at(r, "NullKernel/DeviceSync", "host_us"))
+          << "a spinning wait is CPU time";
+    }
+  }
+}
+
+// What every row says of the machine as it ran: the SM clock within what the GPU can reach, the
+// throttle flag and its label agreeing, the host's CPU time per step within its cores' share of the
+// wall time; and the context's fingerprint at start and end. A BigGemm fp16 n=8192 row gives the
+// power cap a chance to show.
+TEST(GpuPatterns, ClockThrottleAndHostCountersAreConsistent) {
+  SKIP_WITHOUT_GPU();
+  const nlohmann::json run = run_sync_bench_json(
+      "--benchmark_filter='^(NullKernel/DeviceSync|BigGemm/Async/fp16/cublas/n:8192)/"
+      "manual_time$'");
+  const nlohmann::json& context = run.at("context");
+  for (const char* key :
+       {"gpu_uuid", "gpu_sm_count", "gpu_memory_gib", "sm_clock_max_mhz", "sm_clock_mhz_start",
+        "memory_clock_mhz_start", "throttle_reasons_start", "power_limit_w", "pcie_gen_current",
+        "pcie_width_current", "cpu_model", "host_clock_ghz", "cublas_version", "runtime_version"})
+    EXPECT_TRUE(context.contains(key)) << key;
+  EXPECT_GT(std::stod(context.at("gpu_sm_count").get<std::string>()), 0.0);
+  EXPECT_GT(std::stod(context.at("host_clock_ghz").get<std::string>()), 0.1);
+  const double max_mhz = std::stod(context.at("sm_clock_max_mhz").get<std::string>());
+  for (const char* key : {"sm_clock_mhz_end", "memory_clock_mhz_end", "throttle_reasons_end"})
+    EXPECT_TRUE(run.at("context_end").contains(key)) << key;
+  const double cpus = context.at("num_cpus").get<double>();
+  const auto r = rows(run);
+  ASSERT_EQ(r.size(), 2u);
+  for (const auto& [name, row] : r) {
+    const double mhz = row.at("sm_clock_mhz").get<double>();
+    EXPECT_GT(mhz, 0.0) << name;
+    EXPECT_LE(mhz, max_mhz) << name;
+    const double throttled = row.at("throttled").get<double>();
+    EXPECT_TRUE(throttled == 0.0 || throttled == 1.0) << name;
+    const bool labelled = row.at("label").get<std::string>().rfind("THROTTLED (", 0) == 0;
+    EXPECT_EQ(labelled, throttled == 1.0) << name << ": " << row.at("label");
+    const double host = row.at("host_us").get<double>(), cpu = row.at("host_cpu_us").get<double>();
+    EXPECT_GT(cpu, 0.0) << name;
+    EXPECT_LE(cpu, host * cpus) << name;
+  }
+}
+
+// cudaFree waits for the device, unasked: the accounting names it in the label; a pool's
+// stream-ordered free does not wait.
+TEST(GpuPatterns, CudaFreeIsAHiddenSyncAndThePoolIsNot) {
+  SKIP_WITHOUT_GPU();
+  const auto r = rows(run_sync_bench_json(
+      "--benchmark_filter='^Alloc/(MallocFree|MallocAsyncPool)/bytes:4096/manual_time$'"));
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(at(r, "Alloc/MallocFree/bytes:4096", "syncs_per_step"), 1.0);
+  EXPECT_NE(r.at("Alloc/MallocFree/bytes:4096")
+                .at("label")
+                .get<std::string>()
+                .find("blocks: cudaFree x1"),
+            std::string::npos)
+      << r.at("Alloc/MallocFree/bytes:4096").at("label");
+  EXPECT_EQ(at(r, "Alloc/MallocAsyncPool/bytes:4096", "syncs_per_step"), 0.0);
+  EXPECT_GT(at(r, "Alloc/MallocFree/bytes:4096", "alloc_us"), 0.0);
+}
+
+// A benchmark that fails (here by --sync_inject=fail) is an error in its row and exit 1; the
+// others are measured and kept in the JSON, which stays whole.
+TEST(GpuPatterns, AFailedBenchmarkExitsOneAndTheOthersAreKept) {
+  SKIP_WITHOUT_GPU();
+  const std::string path = ::testing::TempDir() + "failed_run.json";
+  const CommandResult r =
+      run_command(sync_bench_exe() +
+                  " --sync_inject=fail --sync_inject_filter=/DeviceSync"
+                  " --benchmark_filter='^NullKernel/(Async|DeviceSync|StreamSync)/manual_time$'"
+                  " --benchmark_out=" +
+                  shell_quote(path));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("1 benchmark(s) failed"), std::string::npos) << r.output;
+  std::ifstream in(path);
+  const nlohmann::json run = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  ASSERT_FALSE(run.is_discarded()) << r.output;
+  EXPECT_TRUE(run.contains("context_end"));
+  const auto rs = rows(run);
+  ASSERT_EQ(rs.size(), 3u);
+  const auto& failed = rs.at("NullKernel/DeviceSync");
+  EXPECT_TRUE(failed.value("error_occurred", false)) << failed;
+  EXPECT_NE(failed.value("error_message", "").find("injected failure"), std::string::npos)
+      << failed;
+  for (const char* kept : {"NullKernel/Async", "NullKernel/StreamSync"}) {
+    EXPECT_FALSE(rs.at(kept).value("error_occurred", false)) << kept;
+    EXPECT_GT(rs.at(kept).value("real_time", 0.0), 0.0) << kept;
+  }
+}
+
+// Google Benchmark writes --benchmark_out without looking; a JSON that did not reach its file
+// whole (here /dev/full, which refuses every write) is exit 1 with a message, not a silent 0.
+TEST(GpuPatterns, AJsonThatCannotBeWrittenWhollyIsAnError) {
+  SKIP_WITHOUT_GPU();
+  if (access("/dev/full", W_OK) != 0) GTEST_SKIP() << "no /dev/full on this machine";
+  const CommandResult r =
+      run_command(sync_bench_exe() +
+                  " --benchmark_filter='^NullKernel/Async/manual_time$' --benchmark_out=/dev/full");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("could not write all of /dev/full"), std::string::npos) << r.output;
+}
+
 // The anatomy of a null kernel's steps: what the GPU and the host do, from CUPTI's records.
 TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
   SKIP_WITHOUT_GPU();
@@ -290,6 +405,12 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     const double traced = b.at("anatomy_step_us").get<double>();
     EXPECT_GT(traced, 0.8 * timed) << name << " " << b;
     EXPECT_LT(traced, timed + 4.0 * b.at("anatomy_api_calls").get<double>()) << name << " " << b;
+    // Where the pass is more than 10% off the timed step, the row says so.
+    const double gap = (traced - timed) / timed;
+    EXPECT_NEAR(b.at("anatomy_gap_pct").get<double>(), 100.0 * gap, 1e-6) << name;
+    const bool said =
+        b.at("label").get<std::string>().find("% off the timed step)") != std::string::npos;
+    EXPECT_EQ(said, std::abs(gap) > 0.10) << name << ": " << b.at("label");
     EXPECT_GT(b.at("host_api_us").get<double>(), 0.0) << name;
     EXPECT_GT(b.at("launch_latency_us").get<double>(), 0.0) << name;
   }
@@ -338,7 +459,15 @@ TEST(GpuPatterns, SyncMapTellsBlockingCallsFromTheOthers) {
   EXPECT_FALSE(waits.at("cudaStreamSynchronize (another, idle stream)"));
   EXPECT_FALSE(waits.at("cudaEventQuery"));
   EXPECT_TRUE(waits.at("cudaMemcpyAsync D2H, pageable"));
-  EXPECT_FALSE(waits.at("cudaMemcpyAsync D2H, pinned"));
+  // Page-locked memory, allocated pinned or registered afterwards, copies without waiting.
+  for (const char* host : {"pinned", "registered"})
+    for (const char* dir : {"D2H", "H2D"})
+      EXPECT_FALSE(waits.at(std::string("cudaMemcpyAsync ") + dir + ", " + host)) << dir << host;
+  // A plain cudaMemcpy runs on the legacy default stream, which waits for the busy (blocking)
+  // stream, whatever the host memory.
+  for (const char* host : {"pageable", "pinned", "registered", "managed"})
+    for (const char* dir : {"D2H", "H2D"})
+      EXPECT_TRUE(waits.at(std::string("cudaMemcpy ") + dir + ", " + host)) << dir << host;
   EXPECT_FALSE(waits.at("kernel launch"));
   EXPECT_GT(map.at("spin_us").get<double>(), 500.0);
 }

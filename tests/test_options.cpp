@@ -180,6 +180,24 @@ TEST(ParseOptions, TakesAnInjectionAndItsFilterInEitherOrder) {
   EXPECT_EQ(argc, 1);
 }
 
+// fail: the chosen benchmarks fail and no step gets a cost; the others run as they are.
+TEST(ParseOptions, AnInjectedFailureChoosesItsBenchmarksAndCostsNothing) {
+  Argv a({"sync_bench", "--sync_inject=fail", "--sync_inject_filter=/DeviceSync"});
+  int argc = a.argc();
+  Options o;
+  std::string error;
+  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  EXPECT_EQ(o.inject.kind, Injection::Kind::fail);
+  EXPECT_TRUE(o.inject.fails("NullKernel/DeviceSync"));
+  EXPECT_FALSE(o.inject.fails("NullKernel/Async"));
+  EXPECT_EQ(o.inject.seconds_for("NullKernel/DeviceSync", 1e-5), 0.0);
+  EXPECT_EQ(o.inject.describe(), "fail");
+  Injection cost = *parse_injection("host:1us", &error);
+  EXPECT_FALSE(cost.fails("NullKernel/DeviceSync")) << "a cost is not a failure";
+  EXPECT_DOUBLE_EQ(cost.seconds_for("NullKernel/DeviceSync", 1e-5), 1e-6);
+  EXPECT_FALSE(parse_injection("fail:1", &error)) << "fail takes no amount";
+}
+
 TEST(ParseOptions, RejectsMalformedMeasurementFlags) {
   for (const char* bad : {"--sync_min_rounds=0", "--sync_min_rounds=x", "--sync_max_time=-1",
                           "--sync_max_time=", "--sync_max_noise=0", "--benchmark_min_time=100x",

@@ -282,6 +282,31 @@ TEST(Report, LargeGroupsAreShownLong) {
   EXPECT_EQ(t.rows.size(), 150u * 150u);
 }
 
+// fp8, measured (cuBLASLt only), stands beside the other dtypes of its backend, in the dtype
+// order, with its own paired overhead.
+TEST(Dtypes, Fp8MeasuredStandsBesideTheOthers) {
+  std::vector<test::FakeBench> b;
+  const double overhead[] = {7.0, 7.5, 9.0, 8.0, 6.0};
+  const char* const dtypes[] = {"fp8", "tf32", "fp32", "bf16", "fp16"};  // out of order on purpose
+  for (int i = 0; i < 5; ++i) {
+    const std::string d = dtypes[i];
+    b.push_back(test::unpaired("SmallGemm/Async/" + d + "/cublaslt/n:512", {10.0}, 0.0));
+    b.push_back(test::paired("SmallGemm/DeviceSync/" + d + "/cublaslt/n:512", {overhead[i]}, 10.0));
+  }
+  std::vector<RunData> runs;
+  runs.push_back(digest(load_run(test::write_run(testing::TempDir() + "fp8_dtypes.json", b))));
+  assign_labels(runs, {});
+  const Document doc = build_dtypes(runs, ReportOptions{});
+  const Table& t = table(doc,
+                         "SmallGemm cublaslt: DeviceSync, time per step (us) and overhead "
+                         "against Async, by dtype");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"n", "fp16", "fp16 +%", "bf16", "bf16 +%", "fp32",
+                                                "fp32 +%", "tf32", "tf32 +%", "fp8", "fp8 +%"}));
+  EXPECT_EQ(row(t, "512")[column(t, "fp8")], fmt_value(17.0));
+  EXPECT_EQ(row(t, "512")[column(t, "fp8 +%")], fmt_percent(0.7));
+  EXPECT_EQ(row(t, "512")[column(t, "fp16 +%")], fmt_percent(0.6));
+}
+
 TEST(Dtypes, DtypesSideBySide) {
   const auto runs = load({"gb171_run.json"});
   const Document doc = build_dtypes(runs, ReportOptions{});
