@@ -24,7 +24,8 @@ int& failures() {
 }
 
 // A skip that is not an error: SkipWithMessage where Google Benchmark has it (1.8: "skipped" in
-// the JSON), SkipWithError with a "skipped:" prefix where it does not (1.7).
+// the JSON), SkipWithError with a "skipped: " prefix where it does not (1.7), which sync_summary
+// reads back as a skip (summary/benchmarks.cpp).
 template <class State>
 auto skip_benchmark(State& state, const std::string& why, int)
     -> decltype(state.SkipWithMessage(why), void()) {
@@ -50,8 +51,8 @@ void register_family_benchmark(const std::string& name,
         } catch (const Unsupported& e) {
           skip_benchmark(state, e.what(), 0);
         } catch (const std::bad_alloc&) {
-          // A size whose host buffers do not fit in this machine's
-          // memory, as Unsupported does for device memory.
+          // A size whose host buffers do not fit in this machine's memory, as Unsupported does
+          // for device memory.
           skip_benchmark(state, "host memory: a buffer does not fit", 0);
         } catch (const std::exception& e) {
           ++failures();
