@@ -21,6 +21,27 @@ struct Argv {
   std::vector<char*> pointers;
 };
 
+// parse_options over `args` (argv[0] put first): whether it parsed, the options, the error, and
+// the arguments it left for Google Benchmark (argv[0] first; a null after them, checked).
+struct Parsed {
+  bool ok = false;
+  Options options;
+  std::string error;
+  std::vector<std::string> left;
+};
+
+Parsed parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "sync_bench");
+  Argv a(std::move(args));
+  int argc = a.argc();
+  Parsed p;
+  p.ok = parse_options(&argc, a.pointers.data(), &p.options, &p.error);
+  if (!p.ok) return p;
+  for (int i = 0; i < argc; ++i) p.left.emplace_back(a.pointers[i]);
+  EXPECT_EQ(a.pointers[argc], nullptr) << "argv ends in a null";
+  return p;
+}
+
 TEST(BenchName, JoinsWordsSkipsEmptyOnesAndAppendsArgs) {
   EXPECT_EQ(bench_name({"SmallGemm", "ScalarRead", "pinned", "bf16", "cublaslt"}, {{"n", 256}}),
             "SmallGemm/ScalarRead/pinned/bf16/cublaslt/n:256");
@@ -30,57 +51,44 @@ TEST(BenchName, JoinsWordsSkipsEmptyOnesAndAppendsArgs) {
 }
 
 TEST(ParseOptions, TakesOwnFlagsAndLeavesTheRest) {
-  Argv a({"sync_bench", "--device=1", "--benchmark_filter=Small", "--sync_mode=blocking",
-          "--sync_accounting=off"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  const Parsed p = parse(
+      {"--device=1", "--benchmark_filter=Small", "--sync_mode=blocking", "--sync_accounting=off"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Options& o = p.options;
   EXPECT_EQ(o.device, 1);
   EXPECT_EQ(o.wait_mode, WaitMode::blocking);
   EXPECT_FALSE(o.sync_accounting);
   EXPECT_FALSE(o.sync_map);
   EXPECT_FALSE(o.list_only);
-  ASSERT_EQ(argc, 2);
-  EXPECT_STREQ(a.pointers[1], "--benchmark_filter=Small");
-  EXPECT_EQ(a.pointers[2], nullptr);
+  EXPECT_EQ(p.left, (std::vector<std::string>{"sync_bench", "--benchmark_filter=Small"}));
 }
 
 TEST(ParseOptions, SyncMapWithAndWithoutPrefix) {
   for (const auto& [arg, prefix] : std::vector<std::pair<std::string, std::string>>{
            {"--sync_map", ""}, {"--sync_map=results/map", "results/map"}}) {
-    Argv a({"sync_bench", arg});
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
-    EXPECT_TRUE(o.sync_map);
-    EXPECT_EQ(o.sync_map_prefix, prefix);
-    EXPECT_EQ(argc, 1);
+    const Parsed p = parse({arg});
+    ASSERT_TRUE(p.ok) << p.error;
+    EXPECT_TRUE(p.options.sync_map);
+    EXPECT_EQ(p.options.sync_map_prefix, prefix);
+    EXPECT_EQ(p.left.size(), 1u);
   }
 }
 
 TEST(ParseOptions, NotesWhereGoogleBenchmarkWritesItsFile) {
-  Argv a({"sync_bench", "--benchmark_out=x.json", "--benchmark_out_format=csv"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error));
-  EXPECT_EQ(o.out_path, "x.json");
-  EXPECT_EQ(o.out_format, "csv");
-  EXPECT_EQ(argc, 3) << "left for Google Benchmark";
+  const Parsed p = parse({"--benchmark_out=x.json", "--benchmark_out_format=csv"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(p.options.out_path, "x.json");
+  EXPECT_EQ(p.options.out_format, "csv");
+  EXPECT_EQ(p.left.size(), 3u) << "left for Google Benchmark";
 }
 
 // Google Benchmark prints its usage and exits 0 on an unknown format: refused here instead.
 TEST(ParseOptions, RejectsAnUnknownOutputFormat) {
   for (const char* bad :
        {"--benchmark_out_format=jsn", "--benchmark_format=xml", "--benchmark_out_format="}) {
-    Argv a({"sync_bench", "--benchmark_out=x.json", bad});
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
-    EXPECT_NE(error.find("json, console or csv"), std::string::npos) << error;
+    const Parsed p = parse({"--benchmark_out=x.json", bad});
+    EXPECT_FALSE(p.ok) << bad;
+    EXPECT_NE(p.error.find("json, console or csv"), std::string::npos) << p.error;
   }
 }
 
@@ -89,25 +97,19 @@ TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {
        std::vector<std::pair<std::string, bool>>{{"--benchmark_list_tests", true},
                                                  {"--benchmark_list_tests=true", true},
                                                  {"--benchmark_list_tests=false", false}}) {
-    Argv a({"sync_bench", arg});
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error));
-    EXPECT_EQ(o.list_only, expected) << arg;
-    EXPECT_EQ(argc, 2) << "left for Google Benchmark";
+    const Parsed p = parse({arg});
+    ASSERT_TRUE(p.ok) << p.error;
+    EXPECT_EQ(p.options.list_only, expected) << arg;
+    EXPECT_EQ(p.left.size(), 2u) << "left for Google Benchmark";
   }
 }
 
 TEST(ParseOptions, RejectsMalformedValues) {
   for (const char* bad :
        {"--device=x", "--device=", "--device=2000", "--sync_mode=fast", "--sync_mode"}) {
-    Argv a({"sync_bench", bad});
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
-    EXPECT_FALSE(error.empty());
+    const Parsed p = parse({bad});
+    EXPECT_FALSE(p.ok) << bad;
+    EXPECT_FALSE(p.error.empty());
   }
 }
 
@@ -122,31 +124,25 @@ TEST(SingleIteration, AppendsATinyMinTime) {
 }
 
 TEST(ParseOptions, TakesTheStoppingRuleAndMinTime) {
-  Argv a({"sync_bench", "--sync_min_rounds=20", "--sync_max_time=0.5", "--sync_max_noise=2%",
-          "--benchmark_min_time=0.05s", "--benchmark_filter=x"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  const Parsed p = parse({"--sync_min_rounds=20", "--sync_max_time=0.5", "--sync_max_noise=2%",
+                          "--benchmark_min_time=0.05s", "--benchmark_filter=x"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Options& o = p.options;
   EXPECT_EQ(o.stopping.min_rounds, 20);
   EXPECT_DOUBLE_EQ(o.stopping.max_seconds, 0.5);
   EXPECT_DOUBLE_EQ(o.stopping.max_noise_pct, 2.0);
   EXPECT_DOUBLE_EQ(o.stopping.min_seconds, 0.05);
-  ASSERT_EQ(argc, 2) << "min_time is sync_bench's now, not Google Benchmark's";
-  EXPECT_STREQ(a.pointers[1], "--benchmark_filter=x");
+  EXPECT_EQ(p.left, (std::vector<std::string>{"sync_bench", "--benchmark_filter=x"}))
+      << "min_time is sync_bench's now, not Google Benchmark's";
 }
 
 // The anatomy is off unless asked for; a timeline asks for it, unless --anatomy=off (which main
 // then refuses with the reason, test_cli.cpp).
 TEST(ParseOptions, AnatomyIsOffUnlessAskedForOrATimelineIsWanted) {
   const auto anatomy = [](std::vector<std::string> args) {
-    args.insert(args.begin(), "sync_bench");
-    Argv a(args);
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    EXPECT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
-    return o.anatomy;
+    const Parsed p = parse(std::move(args));
+    EXPECT_TRUE(p.ok) << p.error;
+    return p.options.anatomy;
   };
   EXPECT_FALSE(anatomy({}));
   EXPECT_TRUE(anatomy({"--anatomy=on"}));
@@ -158,41 +154,35 @@ TEST(ParseOptions, AnatomyIsOffUnlessAskedForOrATimelineIsWanted) {
 }
 
 TEST(ParseOptions, MinTimeAboveTheBudgetRaisesTheBudget) {
-  Argv a({"sync_bench", "--benchmark_min_time=2"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
-  EXPECT_DOUBLE_EQ(o.stopping.min_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(o.stopping.max_seconds, 2.0);
+  const Parsed p = parse({"--benchmark_min_time=2"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_DOUBLE_EQ(p.options.stopping.min_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(p.options.stopping.max_seconds, 2.0);
 }
 
 TEST(ParseOptions, TakesAnInjectionAndItsFilterInEitherOrder) {
-  Argv a({"sync_bench", "--sync_inject_filter=DeviceSync", "--sync_inject=gpu:10%"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  const Parsed p = parse({"--sync_inject_filter=DeviceSync", "--sync_inject=gpu:10%"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Options& o = p.options;
   EXPECT_EQ(o.inject.kind, Injection::Kind::gpu);
   EXPECT_TRUE(o.inject.percent);
   EXPECT_DOUBLE_EQ(o.inject.amount, 10.0);
   EXPECT_EQ(o.inject.filter, "DeviceSync");
-  EXPECT_EQ(argc, 1);
+  EXPECT_EQ(p.left.size(), 1u);
 }
 
 // fail: the chosen benchmarks fail and no step gets a cost; the others run as they are.
 TEST(ParseOptions, AnInjectedFailureChoosesItsBenchmarksAndCostsNothing) {
-  Argv a({"sync_bench", "--sync_inject=fail", "--sync_inject_filter=/DeviceSync"});
-  int argc = a.argc();
-  Options o;
-  std::string error;
-  ASSERT_TRUE(parse_options(&argc, a.pointers.data(), &o, &error)) << error;
+  const Parsed p = parse({"--sync_inject=fail", "--sync_inject_filter=/DeviceSync"});
+  ASSERT_TRUE(p.ok) << p.error;
+  const Options& o = p.options;
   EXPECT_EQ(o.inject.kind, Injection::Kind::fail);
   EXPECT_TRUE(o.inject.fails("NullKernel/DeviceSync"));
   EXPECT_FALSE(o.inject.fails("NullKernel/Async"));
   EXPECT_EQ(o.inject.seconds_for("NullKernel/DeviceSync", 1e-5), 0.0);
   EXPECT_EQ(o.inject.describe(), "fail");
-  Injection cost = *parse_injection("host:1us", &error);
+  std::string error;
+  const Injection cost = *parse_injection("host:1us", &error);
   EXPECT_FALSE(cost.fails("NullKernel/DeviceSync")) << "a cost is not a failure";
   EXPECT_DOUBLE_EQ(cost.seconds_for("NullKernel/DeviceSync", 1e-5), 1e-6);
   EXPECT_FALSE(parse_injection("fail:1", &error)) << "fail takes no amount";
@@ -204,14 +194,12 @@ TEST(ParseOptions, RejectsMalformedMeasurementFlags) {
                           "--benchmark_min_time=0", "--sync_inject=host", "--sync_inject=cpu:1us",
                           "--sync_inject=host:-1us", "--sync_inject=gpu:abc%",
                           "--sync_inject_filter=(", "--sync_max_time=nan"}) {
-    Argv a({"sync_bench", bad});
-    int argc = a.argc();
-    Options o;
-    std::string error;
-    EXPECT_FALSE(parse_options(&argc, a.pointers.data(), &o, &error)) << bad;
-    EXPECT_NE(error.find(std::string(bad).substr(0, std::string(bad).find('='))), std::string::npos)
-        << "the error names the flag: " << error;
-    EXPECT_EQ(error.find("expects expects"), std::string::npos) << error;
+    const Parsed p = parse({bad});
+    EXPECT_FALSE(p.ok) << bad;
+    EXPECT_NE(p.error.find(std::string(bad).substr(0, std::string(bad).find('='))),
+              std::string::npos)
+        << "the error names the flag: " << p.error;
+    EXPECT_EQ(p.error.find("expects expects"), std::string::npos) << p.error;
   }
 }
 
