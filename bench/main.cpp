@@ -199,29 +199,33 @@ int main(int argc, char** argv) {
   sync_bench::destroy_bench_context();
   sync_bench::set_sync_accounting(nullptr);
   sync_bench::set_activity_trace(nullptr);
-  // Checked writable before the run, the timeline can still fail here (a full disk): the
-  // benchmarks were measured and their JSON written, so this is exit 1 (something failed), not 2.
-  if (sync_bench::AnatomyTimeline* timeline = sync_bench::anatomy_timeline()) {
-    if (!timeline->write(&error)) {
-      std::fprintf(stderr, "sync_bench: %s (every benchmark's result was kept%s%s)\n",
-                   error.c_str(), options.out_path.empty() ? "" : " in ", options.out_path.c_str());
-      return 1;
-    }
-  }
   benchmark::Shutdown();
+  // The benchmarks ran: whatever goes wrong from here is exit 1, each problem said, and what was
+  // written is kept. The outputs were checked writable before the run; a full disk can still fail
+  // them (Google Benchmark writes --benchmark_out without looking: file_reporter looked).
+  int status = 0;
   if (!json_complete) {
     std::fprintf(stderr,
                  "sync_bench: could not write all of %s (a full disk?): its JSON is incomplete; "
                  "the console output above has every result\n",
                  options.out_path.c_str());
-    return 1;
+    status = 1;
+  }
+  const std::string kept_in =
+      json_complete && !options.out_path.empty() ? " in " + options.out_path : "";
+  if (sync_bench::AnatomyTimeline* timeline = sync_bench::anatomy_timeline()) {
+    if (!timeline->write(&error)) {
+      std::fprintf(stderr, "sync_bench: %s (the results were kept%s)\n", error.c_str(),
+                   kept_in.c_str());
+      status = 1;
+    }
   }
   if (const int failed = sync_bench::failed_benchmarks(); failed > 0) {
     std::fprintf(stderr,
                  "sync_bench: %d benchmark(s) failed (ERROR OCCURRED above); every other result "
-                 "was kept%s%s\n",
-                 failed, options.out_path.empty() ? "" : " in ", options.out_path.c_str());
-    return 1;
+                 "was kept%s\n",
+                 failed, kept_in.c_str());
+    status = 1;
   }
-  return 0;
+  return status;
 }
