@@ -211,8 +211,9 @@ int main(int argc, char** argv) {
                  options.out_path.c_str());
     status = 1;
   }
-  const std::string kept_in =
-      json_complete && !options.out_path.empty() ? " in " + options.out_path : "";
+  const std::string kept_in = !json_complete             ? " on the console only"
+                              : options.out_path.empty() ? ""
+                                                         : " in " + options.out_path;
   if (sync_bench::AnatomyTimeline* timeline = sync_bench::anatomy_timeline()) {
     if (!timeline->write(&error)) {
       std::fprintf(stderr, "sync_bench: %s (the results were kept%s)\n", error.c_str(),
