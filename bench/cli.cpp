@@ -146,7 +146,7 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     if (flag == "--sync_inject") {
       std::string why;
       const auto parsed = parse_injection(value, &why);
-      if (!parsed) return refuse(why.c_str());
+      if (!parsed) return refuse(why);
       const std::string filter = options->inject.filter;
       options->inject = *parsed;
       options->inject.filter = filter;

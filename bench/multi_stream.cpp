@@ -46,7 +46,7 @@ StepStats run_other(benchmark::State& state, const Spec& spec, const LoopConfig&
   const bool device_sync = spec.pattern == Pattern::DeviceSyncOther;
   int spinning = 0;  // the value the spin last launched on B will write
   std::int64_t bad = 0;
-  const StepStats stats = run_timed_steps(
+  StepStats stats = run_timed_steps(
       state, a.get(),
       [&](std::int64_t i) {
         const int v = value_of(i);
@@ -87,7 +87,7 @@ StepStats run_legacy_memcpy(benchmark::State& state, const Spec& spec, const Loo
   probed.gpu_work = [&](std::int64_t i) {
     launch_spin_kernel(spec.spin_us * 1000, s.get(), value.get(), value_of(i));
   };
-  const StepStats stats = run_timed_steps(
+  StepStats stats = run_timed_steps(
       state, s.get(),
       [&](std::int64_t i) {
         const int v = value_of(i);

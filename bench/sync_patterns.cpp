@@ -37,7 +37,7 @@ enum class Pattern {
 struct Spec {
   Workload workload;
   Pattern pattern;
-  std::string_view variant = "";  // pageable | pinned (reads), blocking (EventSync)
+  std::string_view variant{};  // pageable | pinned (reads), blocking (EventSync)
   Dtype dtype = Dtype::fp32;
   Backend backend = Backend::cublas;
   int n = 0;

@@ -173,8 +173,6 @@ std::unique_ptr<ActivityTrace> ActivityTrace::create(std::string* why) {
   return std::unique_ptr<ActivityTrace>(new ActivityTrace());
 }
 
-ActivityTrace::~ActivityTrace() = default;  // end() leaves CUPTI detached
-
 std::uint64_t ActivityTrace::now_ns() {
   std::uint64_t t = 0;
   cupti_check(cuptiGetTimestamp(&t), "cuptiGetTimestamp");

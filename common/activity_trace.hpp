@@ -18,7 +18,7 @@ class ActivityTrace {
   // Registers CUPTI's buffer callbacks. Returns nullptr and sets *why when CUPTI cannot record
   // activities (no driver, or another tool such as compute-sanitizer or Nsight holds it).
   static std::unique_ptr<ActivityTrace> create(std::string* why);
-  ~ActivityTrace();
+  ~ActivityTrace() = default;  // end() leaves CUPTI detached
   ActivityTrace(const ActivityTrace&) = delete;
   ActivityTrace& operator=(const ActivityTrace&) = delete;
 

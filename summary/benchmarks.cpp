@@ -202,7 +202,7 @@ RunData digest(Run run) {
 void check_run(const Run& run) {
   std::unordered_map<std::string, std::size_t> by_identity;
   group_rows(
-      run, by_identity, [](BenchName) {},
+      run, by_identity, [](const BenchName&) {},
       [&run](std::size_t, const Entry& e, const std::string& identity) {
         check_real_time(e, identity, run);
       });

@@ -152,7 +152,7 @@ Options parse_args(const std::vector<std::string>& args) {
   bool only_files = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
-    if (only_files || a == "-" || a.rfind("-", 0) != 0) {
+    if (only_files || a == "-" || a.rfind('-', 0) != 0) {
       o.files.push_back(a);
       continue;
     }

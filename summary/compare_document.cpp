@@ -103,9 +103,9 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                    "each run's between-repetition robust sigma); with 2+ repetitions a side it "
                    "must also pass a Mann-Whitney U test (p < " +
                    fmt_fixed(o.alpha, 3) + ")",
-               "a benchmark that fails in NEW but not in BASE is a regression, and so is one of "
-               "BASE's that NEW did not run or that lacks the value BASE's row is gated on "
-               "(--filter compares a subset)"});
+               std::string("a benchmark that fails in NEW but not in BASE is a regression, and so "
+                           "is one of BASE's that NEW did not run or that lacks the value BASE's "
+                           "row is gated on (--filter compares a subset)")});
   if (!res.context_warnings.empty()) {
     std::string w = "WARNING: the runs come from different machines or settings (";
     for (std::size_t i = 0; i < res.context_warnings.size(); ++i)

@@ -89,7 +89,7 @@ class RunBuilder : public nlohmann::json_sax<Json> {
     if (level_ != Level::entry || run_.entries.back().name.empty()) return "";
     return " ('" + run_.entries.back().name + "')";
   }
-  static std::string clean_message(std::string what) {
+  static std::string clean_message(const std::string& what) {
     // "[json.exception.parse_error.101] parse error at line 1, column 2: ..." -> after the tag.
     const auto tag_end = what.find("] ");
     return tag_end == std::string::npos ? what : what.substr(tag_end + 2);

@@ -74,10 +74,10 @@ void render_console(const Document& doc, std::ostream& out) {
   }
 }
 
-void render(const Document& raw, Format format, std::ostream& out) {
+void render(const Document& doc, Format format, std::ostream& out) {
   // Names, labels, context and messages come from the input file: no control character of
   // theirs reaches the terminal (an escape sequence, a bell, a carriage return over a row).
-  Document doc = raw;
+  Document shown = doc;
   const auto clean = [](std::vector<std::string>& cells) {
     for (std::string& c : cells) c = printable(c);
   };
@@ -87,20 +87,20 @@ void render(const Document& raw, Format format, std::ostream& out) {
     for (auto& row : t.rows) clean(row);
     clean(t.notes);
   };
-  for (Block& b : doc.blocks) {
+  for (Block& b : shown.blocks) {
     clean(b.lines);
     clean_table(b.table);
   }
-  clean_table(doc.tidy);
+  clean_table(shown.tidy);
   switch (format) {
     case Format::console:
-      render_console(doc, out);
+      render_console(shown, out);
       break;
     case Format::markdown:
-      render_markdown(doc, out);
+      render_markdown(shown, out);
       break;
     case Format::csv:
-      render_csv(doc, out);
+      render_csv(shown, out);
       break;
   }
 }

@@ -97,7 +97,9 @@ std::string render_svg(const Chart& chart) {
     << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << svg_escape(chart.title)
     << "</text>\n";
   // Grid and y ticks.
-  for (double y = y_lo; y <= y_hi + step / 2; y += step) {
+  const long ticks = std::isfinite(step) && step > 0 ? std::lround((y_hi - y_lo) / step) : -1;
+  for (long i = 0; i <= ticks; ++i) {
+    const double y = y_lo + static_cast<double>(i) * step;
     const double v = std::abs(y) < step / 1e6 ? 0.0 : y;
     o << "<line x1=\"" << svg_number(kLeft) << "\" y1=\"" << svg_number(py(v)) << "\" x2=\""
       << svg_number(kLeft + pw) << "\" y2=\"" << svg_number(py(v)) << "\" stroke=\""

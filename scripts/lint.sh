@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The checks of the code itself, with no GPU and no run: clang-format (every C++ and CUDA source in
+# common/, bench/, summary/ and tests/ obeys .clang-format) and clang-tidy (.clang-tidy's checks on
+# the host .cpp files of common/, bench/ and summary/, with the build's compile commands; nvcc's
+# .cu files are not clang's to read). CI runs it after the tests. results/ keeps its probes as
+# they ran, so it is not checked.
+#
+# Installs clang-format and clang-tidy where missing (Debian packages), then builds as test.sh
+# does (scripts/setup.sh: nothing to do after test.sh). CLANG_FORMAT and CLANG_TIDY name other
+# binaries; these are never installed.
+#
+# Exit status: 0 clean; 1 findings (each file's are printed); 2 a tool missing that cannot be
+# installed, or set-up's 2; 3 the configure or build failed.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+[ $# -eq 0 ] || { echo "usage: scripts/lint.sh (no arguments)" >&2; exit 2; }
+
+format="${CLANG_FORMAT:-clang-format}"
+tidy="${CLANG_TIDY:-clang-tidy}"
+missing=()
+for tool in "$format" "$tidy"; do
+  command -v "$tool" >/dev/null 2>&1 && continue
+  case "$tool" in
+    clang-format | clang-tidy) missing+=("$tool") ;;
+    *) echo "lint.sh: $tool (from CLANG_FORMAT or CLANG_TIDY) is not on PATH" >&2; exit 2 ;;
+  esac
+done
+if ((${#missing[@]})); then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "lint.sh: missing ${missing[*]} and no apt-get to install them" >&2
+    exit 2
+  fi
+  echo "lint.sh: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# shellcheck source=SCRIPTDIR/setup.sh
+source "$ROOT/scripts/setup.sh"
+set +e
+db="$BUILD_DIR/compile_commands.json"
+if [ ! -f "$db" ]; then
+  echo "lint.sh: $db is missing (CMakeLists.txt asks CMake for it; a generator that cannot" \
+    "write it was used for $BUILD_DIR)" >&2
+  exit 3
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cd "$ROOT" || exit 2
+findings=0
+
+mapfile -t sources < <(find common bench summary tests -type f \
+  \( -name '*.cpp' -o -name '*.hpp' -o -name '*.cu' -o -name '*.cuh' \) | sort)
+if ! "$format" --dry-run -Werror "${sources[@]}" >"$work/format.txt" 2>&1; then
+  echo "lint.sh: not formatted as .clang-format asks ($("$format" --version | head -1));" \
+    "\`$format -i FILE\` mends it:"
+  sed -n 's/^\([^:]*\):[0-9]*:[0-9]*: error: .*/  \1/p' "$work/format.txt" | sort -u |
+    grep . || cat "$work/format.txt"
+  findings=1
+fi
+
+# The host .cpp files the build compiles (data_parallel_nccl.cpp only where NCCL was found), one
+# clang-tidy each, nproc at a time; a file's findings are printed together.
+host_sources=()
+while IFS= read -r file; do
+  file="${file#\"file\": \"}"
+  file="${file%\"}"
+  case "${file#"$ROOT"/}" in
+    common/*.cpp | bench/*.cpp | summary/*.cpp) host_sources+=("${file#"$ROOT"/}") ;;
+  esac
+done < <(grep -o '"file": "[^"]*"' "$db" | sort -u)
+if [ ${#host_sources[@]} -eq 0 ]; then
+  echo "lint.sh: $db lists no .cpp file of common/, bench/ or summary/" >&2
+  exit 3
+fi
+export tidy work BUILD_DIR
+# shellcheck disable=SC2016  # the sh -c script expands them itself
+printf '%s\n' "${host_sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+  'out="$work/tidy.$(echo "$1" | tr / _)"
+   "$tidy" -p "$BUILD_DIR" --quiet "$1" >"$out" 2>&1 || mv "$out" "$out.failed"' sh {}
+for failed in "$work"/tidy.*.failed; do
+  [ -e "$failed" ] || continue
+  grep -v -E '^[0-9]+ (warning|error)s? generated\.$' "$failed"
+  findings=1
+done
+if [ "$findings" -eq 0 ]; then
+  echo "lint.sh: ${#sources[@]} sources formatted; clang-tidy clean on ${#host_sources[@]} files"
+fi
+exit "$findings"
