@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The checks of the code itself, with no GPU and no run: clang-format (every C++ and CUDA source in
 # common/, bench/, summary/ and tests/ obeys .clang-format) and clang-tidy (.clang-tidy's checks on
-# the host .cpp files of common/, bench/ and summary/, with the build's compile commands; nvcc's
-# .cu files are not clang's to read). CI runs it after the tests. results/ keeps its probes as
+# the host .cpp files there that the build compiles, with its compile commands; nvcc's .cu files
+# are not clang's to read). CI runs it after the tests. results/ keeps its probes as
 # they ran, so it is not checked.
 #
 # Installs clang-format and clang-tidy where missing (Debian packages), then builds as test.sh
@@ -61,18 +61,19 @@ if ! "$format" --dry-run -Werror "${sources[@]}" >"$work/format.txt" 2>&1; then
   findings=1
 fi
 
-# The host .cpp files the build compiles (data_parallel_nccl.cpp only where NCCL was found), one
-# clang-tidy each, nproc at a time; a file's findings are printed together.
+# The host .cpp files the build compiles (data_parallel_nccl.cpp only where NCCL was found; not the
+# tests where SYNC_BENCH_BUILD_TESTS is off), one clang-tidy each, nproc at a time; a file's
+# findings are printed together.
 host_sources=()
 while IFS= read -r file; do
   file="${file#\"file\": \"}"
   file="${file%\"}"
   case "${file#"$ROOT"/}" in
-    common/*.cpp | bench/*.cpp | summary/*.cpp) host_sources+=("${file#"$ROOT"/}") ;;
+    common/*.cpp | bench/*.cpp | summary/*.cpp | tests/*.cpp) host_sources+=("${file#"$ROOT"/}") ;;
   esac
 done < <(grep -o '"file": "[^"]*"' "$db" | sort -u)
 if [ ${#host_sources[@]} -eq 0 ]; then
-  echo "lint.sh: $db lists no .cpp file of common/, bench/ or summary/" >&2
+  echo "lint.sh: $db lists no .cpp file of common/, bench/, summary/ or tests/" >&2
   exit 3
 fi
 export tidy work BUILD_DIR

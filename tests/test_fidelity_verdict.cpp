@@ -53,8 +53,12 @@ TEST(FidelityVerdict, ANarrowIntervalThatHoldsTheThresholdDecidesOnItsMedian) {
 TEST(FidelityVerdict, NoAgreementIsDecidableWithAnIntervalAsWideAsTheThreshold) {
   // The rule may only decide more injected costs, never pass a clean comparison on a wide
   // interval.
-  for (double pct = -kInjectedPercent; pct <= kInjectedPercent; pct += 0.25)
-    for (double spread = kThresholdPercent; spread <= 3 * kThresholdPercent; spread += 0.25) {
+  constexpr int kSteps = 4;  // a step of 0.25%, counted in integers
+  const int injected = kSteps * static_cast<int>(kInjectedPercent);
+  const int threshold = kSteps * static_cast<int>(kThresholdPercent);
+  for (int p = -injected; p <= injected; ++p)
+    for (int s = threshold; s <= 3 * threshold; ++s) {
+      const double pct = static_cast<double>(p) / kSteps, spread = static_cast<double>(s) / kSteps;
       const auto d = diff(pct, spread);
       EXPECT_FALSE(d.agrees() && d.decidable()) << pct << " +- " << spread;
     }

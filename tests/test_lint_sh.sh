@@ -66,7 +66,7 @@ printf 'int tested() {\n  return 1;\n}\n' >"$repo/tests/t.cpp"
 {
   echo '['
   sep=''
-  for f in common/a.cpp bench/b.cpp summary/c.cpp; do
+  for f in common/a.cpp bench/b.cpp summary/c.cpp tests/t.cpp; do
     printf '%s{ "directory": "%s", "command": "c++ -std=c++17 -c %s", "file": "%s" }\n' \
       "$sep" "$repo" "$repo/$f" "$repo/$f"
     sep=','
@@ -79,8 +79,8 @@ lint() { (cd "$repo" && "$@" scripts/lint.sh >"$work/out" 2>&1); }
 lint env
 rc=$?
 [ $rc -eq 0 ] || { fail "a clean tree: exit $rc, not 0"; cat "$work/out"; }
-grep -q "clang-tidy clean on 3 files" "$work/out" ||
-  { fail "a clean tree: not the three compiled files"; cat "$work/out"; }
+grep -q "clang-tidy clean on 4 files" "$work/out" ||
+  { fail "a clean tree: not the four compiled files"; cat "$work/out"; }
 
 cp "$repo/tests/t.cpp" "$work/t.cpp"
 echo 'int  badly (){return 2;}' >>"$repo/tests/t.cpp"

@@ -53,6 +53,7 @@ TEST(FuzzRegressions, HandWrittenNastyInputs) {
       "{",
       std::string(100000, '['),
       std::string(100000, '{'),
+      // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): the long inputs are joined literals
       "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": 1e308, "
       "\"cpu_time\": -1e308, \"time_unit\": \"s\", \"repetitions\": -5}]}",
       "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/Async/n:1\", \"real_time\": 0}, "

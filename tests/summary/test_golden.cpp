@@ -31,7 +31,7 @@ void write_file(const std::string& path, const std::string& text) {
 test::CliResult run_in_data(const std::vector<std::string>& args) {
   const fs::path old = fs::current_path();
   fs::current_path(SYNC_SUMMARY_TEST_DATA);
-  const test::CliResult r = test::run(args);
+  test::CliResult r = test::run(args);
   fs::current_path(old);
   return r;
 }

@@ -465,6 +465,7 @@ TEST(Report, FamilySplitsIntoPatternsWithUnrelatedArgs) {
       EXPECT_FALSE(std::all_of(r.begin(), r.end(), [](const auto& x) { return x.empty(); }))
           << t.title << ": an empty row";
   }
+  // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): the first title is two joined literals
   EXPECT_EQ(titles, (std::vector<std::string>{"MultiGpu CrossDevice: time per step (us), paired "
                                               "overhead against each pattern's baseline",
                                               "MultiGpu CrossDevice: step anatomy (us per step)",

@@ -126,7 +126,7 @@ std::string broken(const std::string& name, const std::string& from, const std::
   const auto pos = text.find(from);
   EXPECT_NE(pos, std::string::npos) << from;
   if (pos != std::string::npos) text.replace(pos, from.size(), to);
-  const std::string path = testing::TempDir() + name;
+  std::string path = testing::TempDir() + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -138,7 +138,7 @@ std::string many_benchmarks(std::size_t n) {
             "\", \"steps\": 1, \"step_starts_us\": [0], \"host_end_us\": 1, \"window_us\": 2, "
             "\"events\": [{\"lane\": \"gpu\", \"name\": \"k\", \"kind\": \"kernel\", "
             "\"start_us\": 0.5, \"end_us\": 1.5}]}";
-  const std::string path = testing::TempDir() + "timeline_" + std::to_string(n) + ".json";
+  std::string path = testing::TempDir() + "timeline_" + std::to_string(n) + ".json";
   std::ofstream(path, std::ios::binary) << text << "]}\n";
   return path;
 }
