@@ -2,15 +2,17 @@
 # The checks of the code itself, with no GPU and no run: clang-format (every C++ and CUDA source in
 # common/, bench/, summary/ and tests/ obeys .clang-format) and clang-tidy (.clang-tidy's checks on
 # the host .cpp files there that the build compiles, with its compile commands; nvcc's .cu files
-# are not clang's to read). CI runs it after the tests. results/ keeps its probes as
+# are not clang's to read, nor summary/fuzz_summary.cpp, which scripts/fuzz_summary.sh builds with
+# clang). CI runs it first: it installs the tools test_lint_sh needs. results/ keeps its probes as
 # they ran, so it is not checked.
 #
 # Installs clang-format and clang-tidy where missing (Debian packages), then builds as test.sh
-# does (scripts/setup.sh: nothing to do after test.sh). CLANG_FORMAT and CLANG_TIDY name other
+# does (scripts/setup.sh: nothing to do after a build). CLANG_FORMAT and CLANG_TIDY name other
 # binaries; these are never installed.
 #
-# Exit status: 0 clean; 1 findings (each file's are printed); 2 a tool missing that cannot be
-# installed, or set-up's 2; 3 the configure or build failed.
+# Exit status: 0 clean; 1 findings (each file's are printed, and a clang-tidy that failed on a file
+# without a finding is named); 2 no arguments allowed, or a tool missing that cannot be installed,
+# or set-up's 2; 3 the configure or build failed, or the build has no compile commands to read.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 [ $# -eq 0 ] || { echo "usage: scripts/lint.sh (no arguments)" >&2; exit 2; }
@@ -33,13 +35,15 @@ if ((${#missing[@]})); then
   echo "lint.sh: installing ${missing[*]}"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  { $SUDO apt-get update -qq &&
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+    { echo "lint.sh: could not install ${missing[*]} (above)" >&2; exit 2; }
 fi
 
 # shellcheck source=SCRIPTDIR/setup.sh
 source "$ROOT/scripts/setup.sh"
 set +e
+BUILD_DIR="$(cd "$BUILD_DIR" && pwd)" || exit 3  # absolute: the checks below run from ROOT
 db="$BUILD_DIR/compile_commands.json"
 if [ ! -f "$db" ]; then
   echo "lint.sh: $db is missing (CMakeLists.txt asks CMake for it; a generator that cannot" \
@@ -62,8 +66,8 @@ if ! "$format" --dry-run -Werror "${sources[@]}" >"$work/format.txt" 2>&1; then
 fi
 
 # The host .cpp files the build compiles (data_parallel_nccl.cpp only where NCCL was found; not the
-# tests where SYNC_BENCH_BUILD_TESTS is off), one clang-tidy each, nproc at a time; a file's
-# findings are printed together.
+# tests where SYNC_BENCH_BUILD_TESTS is off), one clang-tidy each, nproc at a time. Each writes its
+# own file (named by its line number in the list), so a file's findings are printed together.
 host_sources=()
 while IFS= read -r file; do
   file="${file#\"file\": \"}"
@@ -78,9 +82,17 @@ if [ ${#host_sources[@]} -eq 0 ]; then
 fi
 export tidy work BUILD_DIR
 # shellcheck disable=SC2016  # the sh -c script expands them itself
-printf '%s\n' "${host_sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
-  'out="$work/tidy.$(echo "$1" | tr / _)"
-   "$tidy" -p "$BUILD_DIR" --quiet "$1" >"$out" 2>&1 || mv "$out" "$out.failed"' sh {}
+if ! printf '%s\n' "${host_sources[@]}" | nl -b a -w 1 -s ' ' |
+  xargs -d '\n' -P "$(nproc)" -n 1 sh -c \
+    'file="${1#* }" out="$work/tidy.${1%% *}"
+     "$tidy" -p "$BUILD_DIR" --quiet "$file" >"$out" 2>&1
+     rc=$?
+     [ $rc -eq 0 ] && exit 0
+     echo "lint.sh: $tidy exited $rc on $file" >>"$out"
+     mv "$out" "$out.failed"' sh; then
+  echo "lint.sh: clang-tidy did not run on every file (xargs failed)"
+  findings=1
+fi
 for failed in "$work"/tidy.*.failed; do
   [ -e "$failed" ] || continue
   grep -v -E '^[0-9]+ (warning|error)s? generated\.$' "$failed"

@@ -96,8 +96,10 @@ std::string render_svg(const Chart& chart) {
   o << "<text x=\"" << svg_number(kWidth / 2)
     << "\" y=\"22\" text-anchor=\"middle\" font-size=\"14\">" << svg_escape(chart.title)
     << "</text>\n";
-  // Grid and y ticks.
-  const long ticks = std::isfinite(step) && step > 0 ? std::lround((y_hi - y_lo) / step) : -1;
+  // Grid and y ticks, counted in whole steps (the bounds are multiples of the step; a bound that
+  // is not finite gets none).
+  const bool finite = std::isfinite(y_lo) && std::isfinite(y_hi) && std::isfinite(step) && step > 0;
+  const long ticks = finite ? std::lround(y_hi / step) - std::lround(y_lo / step) : -1;
   for (long i = 0; i <= ticks; ++i) {
     const double y = y_lo + static_cast<double>(i) * step;
     const double v = std::abs(y) < step / 1e6 ? 0.0 : y;

@@ -54,8 +54,8 @@ TEST(FidelityVerdict, NoAgreementIsDecidableWithAnIntervalAsWideAsTheThreshold) 
   // The rule may only decide more injected costs, never pass a clean comparison on a wide
   // interval.
   constexpr int kSteps = 4;  // a step of 0.25%, counted in integers
-  const int injected = kSteps * static_cast<int>(kInjectedPercent);
-  const int threshold = kSteps * static_cast<int>(kThresholdPercent);
+  const int injected = static_cast<int>(kSteps * kInjectedPercent);
+  const int threshold = static_cast<int>(kSteps * kThresholdPercent);
   for (int p = -injected; p <= injected; ++p)
     for (int s = threshold; s <= 3 * threshold; ++s) {
       const double pct = static_cast<double>(p) / kSteps, spread = static_cast<double>(s) / kSteps;

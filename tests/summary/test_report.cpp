@@ -353,6 +353,26 @@ TEST(Charts, OverheadPerDtypeAndBandwidth) {
   }
 }
 
+// y values near double's limits: a tick for each whole step where the bounds are finite, none
+// where one overflows (a loop that added steps to an infinite bound once never ended).
+TEST(Charts, YTicksNearDoublesLimits) {
+  const auto y_ticks = [](const std::vector<std::pair<double, double>>& points) {
+    Chart chart;
+    chart.log_x = false;
+    chart.series.push_back({"a", points});
+    const std::string svg = render_svg(chart);
+    std::size_t n = 0;
+    for (std::size_t at = svg.find("text-anchor=\"end\""); at != std::string::npos;
+         at = svg.find("text-anchor=\"end\"", at + 1))
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(y_ticks({{1.0, 0.0}, {2.0, 10.0}}), 6u);        // 0, 2, ..., 10
+  EXPECT_EQ(y_ticks({{1.0, -1e308}, {2.0, 0.7e308}}), 5u);  // -1e308 ... 1e308 by 5e307
+  EXPECT_EQ(y_ticks({{1.0, 1.7e308}}), 0u);                 // the top bound overflows
+  EXPECT_EQ(y_ticks({{1.0, -1.7e308}}), 0u);
+}
+
 // A chart plots the overhead the tables print: the paired overhead_us over its own baseline_us
 // where sync_bench measured one, not the row's time against the Async row of another moment.
 TEST(Charts, OverheadIsThePairedOneTheTablesPrint) {
