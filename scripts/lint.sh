@@ -6,8 +6,8 @@
 # clang). CI runs it first: it installs the tools test_lint_sh needs. results/ keeps its probes as
 # they ran, so it is not checked.
 #
-# Installs clang-format and clang-tidy where missing (Debian packages), then builds as test.sh
-# does (scripts/setup.sh: nothing to do after a build). CLANG_FORMAT and CLANG_TIDY name other
+# Installs clang-format and clang-tidy where missing (Debian packages, through scripts/setup.sh),
+# then builds as test.sh does (nothing to do after a build). CLANG_FORMAT and CLANG_TIDY name other
 # binaries; these are never installed.
 #
 # Exit status: 0 clean; 1 findings (each file's are printed, and a clang-tidy that failed on a file
@@ -19,26 +19,14 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 format="${CLANG_FORMAT:-clang-format}"
 tidy="${CLANG_TIDY:-clang-tidy}"
-missing=()
+SETUP_PACKAGES=""
 for tool in "$format" "$tidy"; do
   command -v "$tool" >/dev/null 2>&1 && continue
   case "$tool" in
-    clang-format | clang-tidy) missing+=("$tool") ;;
+    clang-format | clang-tidy) SETUP_PACKAGES+=" $tool" ;;
     *) echo "lint.sh: $tool (from CLANG_FORMAT or CLANG_TIDY) is not on PATH" >&2; exit 2 ;;
   esac
 done
-if ((${#missing[@]})); then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    echo "lint.sh: missing ${missing[*]} and no apt-get to install them" >&2
-    exit 2
-  fi
-  echo "lint.sh: installing ${missing[*]}"
-  SUDO=""
-  [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  { $SUDO apt-get update -qq &&
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
-    { echo "lint.sh: could not install ${missing[*]} (above)" >&2; exit 2; }
-fi
 
 # shellcheck source=SCRIPTDIR/setup.sh
 source "$ROOT/scripts/setup.sh"

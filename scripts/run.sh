@@ -6,7 +6,8 @@
 #
 # Exit status: sync_bench's (0 all measured, 1 some benchmark failed: the JSON keeps the rest and
 # the report is printed, 2 bad input or no GPU), or the report's when that fails; set-up's 2 (no
-# nvcc, apt-get or new enough cmake) and 3 (the configure or build failed) before any of it.
+# nvcc, apt-get or new enough cmake, or a failed install) and 3 (the configure or build failed)
+# before any of it.
 #
 # A run cut short (sync_bench killed: 128+signal, e.g. 137, or 124 from a timeout wrapper; or
 # run.sh itself interrupted or terminated, as `timeout` and Ctrl-C do) leaves the JSON Google

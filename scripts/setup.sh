@@ -2,7 +2,8 @@
 # Sourced by run.sh and test.sh: installs what is missing (Debian packages), skips what is present,
 # then configures and builds sync_bench. The GPU machine has everything and can install nothing.
 # The CUDA toolkit must be there already: nvcc on PATH, or in $CUDA_HOME/bin (default
-# /usr/local/cuda/bin).
+# /usr/local/cuda/bin). A sourcing script may name more packages it needs in SETUP_PACKAGES (only
+# those it found missing): they are installed with the rest.
 
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,7 +22,8 @@ have_header() {  # have_header <header>: can the C++ compiler include it?
   echo "#include <$1>" | c++ -std=c++17 -E -x c++ - >/dev/null 2>&1
 }
 
-missing=()
+# shellcheck disable=SC2206  # SETUP_PACKAGES is a list of package names, split on spaces
+missing=(${SETUP_PACKAGES:-})
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 if command -v c++ >/dev/null 2>&1; then
   have_header benchmark/benchmark.h || missing+=(libbenchmark-dev)
@@ -38,9 +40,10 @@ if ((${#missing[@]})); then
   fi
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
   # Through env: sudo resets the environment, and a variable set before it would not reach apt-get.
-  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  { $SUDO apt-get update -qq &&
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; } ||
+    { echo "setup: could not install ${missing[*]} (above)" >&2; exit 2; }
 fi
 
 # The distribution's cmake may be older than CMakeLists.txt's minimum (Ubuntu 22.04's is 3.22):

@@ -3,7 +3,8 @@
 # GPU. With --sanitize: a separate ASan+UBSan build of the host code (in BUILD_DIR-sanitize, default
 # build-sanitize) runs the CPU tests.
 # Other arguments go to ctest (e.g. -LE gpu for the CPU subset). Exit status: ctest's, or set-up's
-# 2 (no nvcc, apt-get or new enough cmake) and 3 (the configure or build failed).
+# 2 (no nvcc, apt-get or new enough cmake, or a failed install) and 3 (the configure or build
+# failed).
 sanitize=0
 args=()
 for a in "$@"; do

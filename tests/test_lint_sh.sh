@@ -12,7 +12,7 @@
 #   tests/test_lint_sh.sh ROOT
 set -uo pipefail
 root="${1:?usage: test_lint_sh.sh ROOT}"
-for tool in clang-format clang-tidy c++; do
+for tool in clang-format clang-tidy; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "test_lint_sh: skipped: no $tool here (scripts/lint.sh installs it where apt-get can)"
     exit 77

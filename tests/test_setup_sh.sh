@@ -2,7 +2,8 @@
 # scripts/setup.sh (through test.sh and run.sh), no GPU, no build, no install: in a made-up
 # repository, on a PATH of stubs (cmake, ctest, c++, apt-get, sudo, id) and a few system tools.
 # No nvcc: exit 2 before installing anything. Packages installed through sudo still get
-# DEBIAN_FRONTEND (sudo resets the environment; the stub does too). A cmake older than
+# DEBIAN_FRONTEND (sudo resets the environment; the stub does too), with a caller's SETUP_PACKAGES
+# (lint.sh's clang tools); a failed install exits 2. A cmake older than
 # CMakeLists.txt's minimum: exit 2 saying how to get a newer one, before configuring. A failed
 # configure or build: exit 3.
 # test.sh --sanitize configures BUILD_DIR-sanitize, never BUILD_DIR; run.sh refuses a build
@@ -43,7 +44,9 @@ esac'
 stub ctest ''
 stub c++ 'cat >/dev/null; exit "${STUB_CXX_EXIT:-0}"'  # exit 1: no header found
 stub id 'echo 1000'
-stub apt-get 'echo "apt-get sees DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}" >>"$(dirname "$0")/../calls"'
+stub apt-get 'echo "apt-get sees DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}" >>"$(dirname "$0")/../calls"
+[ -e "$(dirname "$0")/../apt_fails" ] && exit 100
+exit 0'
 stub sudo 'exec env -i PATH="$PATH" "$@"'  # env_reset
 printf '#!/bin/sh\n' >"$work/cuda/bin/nvcc"
 chmod +x "$work/cuda/bin/nvcc"
@@ -70,6 +73,13 @@ grep -q '^sudo env DEBIAN_FRONTEND=noninteractive apt-get install .*libgtest-dev
   fail "install: not installed through sudo env: $(calls)"
 grep -q '^apt-get sees DEBIAN_FRONTEND=noninteractive$' "$work/calls" ||
   fail "install: apt-get did not get DEBIAN_FRONTEND: $(calls)"
+setup caller_packages 0 SETUP_PACKAGES=" clang-format clang-tidy"
+grep -q '^sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-format clang-tidy$' \
+  "$work/calls" || fail "caller_packages: not installed: $(calls)"
+: >"$work/apt_fails"
+setup apt_fails 2 STUB_CXX_EXIT=1
+grep -q 'setup: could not install' <<<"$out" || fail "apt_fails: no message: $out"
+rm -f "$work/apt_fails"
 
 setup old_cmake 2 STUB_CMAKE_VERSION=3.22.1
 min="$(sed -nE 's/^cmake_minimum_required\(VERSION ([0-9]+(\.[0-9]+)*).*/\1/p' \
