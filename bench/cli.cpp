@@ -30,7 +30,8 @@ bool parse_int(const std::string& text, int* out, long lo = 0, long hi = 1024) {
   return true;
 }
 
-// "all", or two or more distinct non-negative GPU indices separated by commas.
+// "all", or two or more non-negative GPU indices separated by commas. An index may repeat: the
+// same GPU in two roles (CrossDevice and SyncAll then run across streams of one GPU).
 bool parse_devices(const std::string& text, std::vector<int>* devices, bool* all) {
   if (text == "all") {
     devices->clear();
@@ -45,7 +46,6 @@ bool parse_devices(const std::string& text, std::vector<int>* devices, bool* all
     if (!parse_int(text.substr(from, comma == std::string::npos ? std::string::npos : comma - from),
                    &index))
       return false;
-    if (std::find(parsed.begin(), parsed.end(), index) != parsed.end()) return false;
     parsed.push_back(index);
     if (comma == std::string::npos) break;
     from = comma + 1;
@@ -91,7 +91,8 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
     }
     if (flag == "--devices") {
       if (!parse_devices(value, &options->devices, &options->all_devices))
-        return refuse("all, or two or more distinct GPU indices, as in --devices=0,1");
+        return refuse(
+            "all, or two or more GPU indices, as in --devices=0,1 (or 0,0: one GPU twice)");
       continue;
     }
     if (flag == "--sync_mode") {
@@ -235,7 +236,10 @@ void print_usage() {
       "                                the next one). Pairwise ones (CrossDevice, PeerCopy) use\n"
       "                                the first two listed, SyncAll/devices:K the first K;\n"
       "                                all: devices 0 and 1 pairwise, every visible one for\n"
-      "                                SyncAll. With fewer GPUs than asked, they are skipped\n"
+      "                                SyncAll. With fewer GPUs than asked, they are skipped.\n"
+      "                                A GPU may repeat (0,0): CrossDevice and SyncAll then\n"
+      "                                run across streams of that GPU; PeerCopy and\n"
+      "                                DataParallel skip, as they need distinct GPUs\n"
       "  [--sync_mode=spin|yield|blocking|auto]\n"
       "                                how the host waits for the GPU (cudaInitDevice flag;\n"
       "                                default auto); recorded in the JSON context\n"

@@ -18,7 +18,8 @@ constexpr const char* kNoNccl =
     "built without NCCL (nccl.h and libnccl were not found at configure time; set NCCL_ROOT)";
 }
 void run_data_parallel(benchmark::State&, const DataParallelCase&) {
-  (void)chosen_devices();  // with one GPU, that reason first, as with NCCL
+  // With one GPU or a repeated one, that reason first, as with NCCL.
+  require_distinct(chosen_devices().each, "DataParallel");
   throw Unsupported(kNoNccl);
 }
 std::string prepare_nccl() {

@@ -185,6 +185,7 @@ void check_all_reduced(Rank& rank, int ranks, int rank_index) {
 
 void run_data_parallel(benchmark::State& state, const DataParallelCase& c) {
   const std::vector<int> devices = chosen_devices().each;
+  require_distinct(devices, "DataParallel");  // NCCL refuses a rank per repeated GPU
   const int k = static_cast<int>(devices.size());
   DeviceScope main_device(devices[0]);  // until the end: rank 0's, the timing stream's device
 

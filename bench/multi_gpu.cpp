@@ -1,11 +1,14 @@
 // MultiGpu: what synchronization between two or more GPUs of one host costs.
 //   CrossDevice: GPU B's kernel depends on GPU A's; the dependency by an event that B's stream
 //     waits for (event_wait) or by the host waiting for A before it launches on B (host_wait),
-//     paired with an Async baseline (both kernels, no dependency between them).
+//     paired with an Async baseline (the same kernels and memory traffic, no dependency).
 //   PeerCopy: a copy from GPU A to GPU B with peer access on, off (the driver stages it), or
 //     staged explicitly through pinned host memory.
 //   SyncAll: a null kernel on each of K GPUs, then the host waits for each (cudaDeviceSynchronize
-//     per device, or one event per device).
+//     per device, or one event per device), paired with an Async baseline (the kernels, joined
+//     on the GPU).
+// --devices may name one GPU twice: CrossDevice and SyncAll then run across streams of that GPU
+// (what the device boundary adds is the difference); PeerCopy and DataParallel skip.
 // Every benchmark is timed by events on one stream of its first GPU (step_loop.hpp), and every
 // step leaves that stream behind all of its work: a cross-device cudaStreamWaitEvent, or a host
 // wait for every GPU before the batch's stop event is recorded. With fewer than two GPUs (or
@@ -57,7 +60,9 @@ void run_cross_device(benchmark::State& state, Wait wait) {
   Stream stream_a(cudaStreamNonBlocking);
   Event done_a(cudaEventDisableTiming);
   OnDevice<GpuSide> side_b(b);
-  // [0] A's value, [1] what B read of it, [2] B's misreads, [3] B's baseline value.
+  // [0] A's value, [1] what B read of it, [2] B's misreads, [3] B's baseline value. Every kernel
+  // reaches them over the bus (PCIe from each GPU), so B's baseline kernel reads [0] as the
+  // step's does: its round trip is the op's, not the dependency's.
   MappedHost<int> slots(4);
   volatile int* const host = slots.get();
   for (int s = 0; s < 4; ++s) host[s] = 0;
@@ -77,7 +82,7 @@ void run_cross_device(benchmark::State& state, Wait wait) {
     const int v = value_of(i);
     launch_null_kernel(slots_a, v, sa);
     CUDA_CHECK(cudaSetDevice(b));
-    launch_null_kernel(slots_b + 3, v, sb);
+    launch_read_then_stamp_kernel(slots_b, v, slots_b + 3, sb);
     join();
     last_baseline = v;
   };
@@ -177,6 +182,7 @@ struct CopyTarget {
 
 void run_peer_copy(benchmark::State& state, Route route, std::size_t bytes) {
   const Devices devices = chosen_devices();
+  require_distinct(devices.pair, "PeerCopy");
   const int a = devices.pair[0], b = devices.pair[1];
   DeviceScope main_device(a);
   const bool peer_possible = can_access_peer(a, b) && can_access_peer(b, a);
@@ -262,18 +268,36 @@ void run_sync_all(benchmark::State& state, SyncEach sync, int k) {
   DeviceScope main_device(used[0]);
   std::vector<std::unique_ptr<OnDevice<GpuSide>>> sides;
   for (int d : used) sides.push_back(std::make_unique<OnDevice<GpuSide>>(d));
-  MappedHost<int> values(static_cast<std::size_t>(k));  // [j]: what GPU used[j] wrote last
+  // [j]: what the step's kernel on used[j] wrote last; [k + j]: the baseline's.
+  MappedHost<int> values(2 * static_cast<std::size_t>(k));
   volatile int* const host = values.get();
   std::vector<int*> slot;
-  for (int j = 0; j < k; ++j) {
+  for (int j = 0; j < 2 * k; ++j) {
     host[j] = 0;
-    slot.push_back(values.on_device(used[j]) + j);
+    slot.push_back(values.on_device(used[j % k]) + j);
   }
+  const cudaStream_t timing = (*sides[0])->stream.get();
+
+  // The Async baseline: the same kernels, with the first GPU's stream waiting for the others on
+  // the GPU, so that the batch's stop event follows them all.
+  int last_baseline = 0;
+  LoopConfig config;
+  config.baseline = [&](std::int64_t i) {
+    const int v = value_of(i);
+    for (int j = 0; j < k; ++j) {
+      CUDA_CHECK(cudaSetDevice(used[j]));
+      launch_null_kernel(slot[k + j], v, (*sides[j])->stream.get());
+      if (j > 0) CUDA_CHECK(cudaEventRecord((*sides[j])->done.get(), (*sides[j])->stream.get()));
+    }
+    CUDA_CHECK(cudaSetDevice(used[0]));
+    for (int j = 1; j < k; ++j) CUDA_CHECK(cudaStreamWaitEvent(timing, (*sides[j])->done.get(), 0));
+    last_baseline = v;
+  };
 
   // Every GPU's work is over (the host waited for it) before the step returns, so the batch's
   // stop event on GPU 0's stream follows it.
   std::int64_t bad = 0;
-  const StepStats stats = run_timed_steps(state, (*sides[0])->stream.get(), [&](std::int64_t i) {
+  const auto step = [&](std::int64_t i) {
     const int v = value_of(i);
     for (int j = 0; j < k; ++j) {
       CUDA_CHECK(cudaSetDevice(used[j]));
@@ -292,10 +316,16 @@ void run_sync_all(benchmark::State& state, SyncEach sync, int k) {
     CUDA_CHECK(cudaSetDevice(used[0]));
     for (int j = 0; j < k; ++j)
       if (host[j] != v) ++bad;
-  });
+  };
+  const StepStats stats = run_timed_steps(state, timing, step, config);
   if (bad > 0)
     throw std::runtime_error(std::to_string(bad) +
                              " per-device values were not there when the host's waits returned");
+  CUDA_CHECK(cudaStreamSynchronize(timing));  // behind every baseline kernel (the joins)
+  for (int j = 0; j < k; ++j)
+    if (host[k + j] != last_baseline || last_baseline == 0)
+      throw std::runtime_error("the last baseline step's kernel on GPU " + std::to_string(used[j]) +
+                               " did not run");
   report_step_counters(state, stats);
   report_devices(state, used);
 }

@@ -25,6 +25,9 @@ struct Devices {
 
 Devices chosen_devices();
 
+// Unsupported, naming `benchmark`, when a GPU appears twice in `devices` (--devices=0,0).
+void require_distinct(const std::vector<int>& devices, const char* benchmark);
+
 // The devices' counters: how many, and the first two.
 void report_devices(benchmark::State& state, const std::vector<int>& devices);
 

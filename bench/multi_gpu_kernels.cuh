@@ -1,6 +1,7 @@
 #pragma once
-// Device helper of MultiGpu: the kernel on the second GPU that reads what the first one wrote.
-// It enqueues on the given stream (of the current device) and never synchronizes.
+// Device helpers of MultiGpu: the kernel on the second GPU that reads what the first one wrote,
+// and its baseline twin. They enqueue on the given stream (of the current device) and never
+// synchronize.
 
 #include <cuda_runtime_api.h>
 
@@ -11,5 +12,9 @@ namespace sync_bench {
 // run one after another (one stream).
 void launch_forward_kernel(const int* in, int expected, int* out, int* misreads,
                            cudaStream_t stream);
+
+// The same memory traffic with nothing to check: reads *in (its value unused: nothing orders it
+// after the writer) and stores `value` to *out, so that the host can see the kernel ran.
+void launch_read_then_stamp_kernel(const int* in, int value, int* out, cudaStream_t stream);
 
 }  // namespace sync_bench

@@ -1,5 +1,7 @@
 // MultiGpu on the GPU. With one GPU visible (on a machine with more, all but one are hidden with
-// CUDA_VISIBLE_DEVICES): every MultiGpu benchmark is skipped with its reason and the run exits 0.
+// CUDA_VISIBLE_DEVICES): every MultiGpu benchmark is skipped with its reason and the run exits 0;
+// with that GPU named twice (--devices=0,0), CrossDevice and SyncAll run and validate across two
+// of its streams, paired with their baselines, and the benchmarks that need two GPUs skip.
 // With two or more: every benchmark runs and validates, and the numbers have the expected shape:
 // an event dependency costs less than a host round trip, a peer copy beats staging through host
 // memory, SyncAll's waits return only once every GPU's value is there (the benchmark checks each
@@ -107,6 +109,15 @@ void expect_skipped(const Rows& rows, const std::string& name, const std::string
       << name << ": skip reason '" << skip_reason(it->second) << "', expected '" << reason << "'";
 }
 
+// The first GPU visible now (the first entry of CUDA_VISIBLE_DEVICES, if set): the one GPU that
+// the one-GPU tests leave visible.
+std::string first_visible() {
+  const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (visible == nullptr || *visible == '\0') return "0";
+  const std::string list = visible;
+  return list.substr(0, list.find(','));
+}
+
 void print_rows(const Rows& rows) {
   for (const auto& [name, b] : rows) {
     std::printf("  %-48s %10.2f us", name.c_str(), b.value("real_time", 0.0));
@@ -121,17 +132,52 @@ void print_rows(const Rows& rows) {
 
 TEST(GpuMultiGpu, WithOneGpuEveryBenchmarkIsSkippedWithItsReason) {
   SKIP_WITHOUT_GPU();
-  // One GPU: the first one visible now (the first entry of CUDA_VISIBLE_DEVICES, if set).
-  std::string first = "0";
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
-    first = visible;
-    first = first.substr(0, first.find(','));
-  }
-  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first,
+  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
                              "--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.005");
   EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
   for (const auto& [name, b] : rows)
     expect_skipped(rows, name, "MultiGpu needs two CUDA devices; this machine has 1");
+}
+
+TEST(GpuMultiGpu, OneGpuNamedTwiceRunsCrossDeviceAndSyncAllAcrossItsStreams) {
+  SKIP_WITHOUT_GPU();
+  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
+                             "--devices=0,0 --benchmark_filter='^MultiGpu/' "
+                             "--benchmark_min_time=0.02");
+  print_rows(rows);
+  EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
+  for (const auto& [name, b] : rows) {
+    if (name.rfind("MultiGpu/PeerCopy/", 0) == 0)
+      expect_skipped(rows, name,
+                     "PeerCopy needs distinct GPUs; --devices=0,0 names device 0 twice");
+    if (name.rfind("MultiGpu/DataParallel/", 0) == 0)
+      expect_skipped(rows, name, "DataParallel needs distinct GPUs");
+  }
+
+  // CrossDevice, both GPUs' roles on one: the step checked every value B read (the benchmark
+  // fails otherwise), and a wait on the GPU still costs less than a round trip through the host.
+  const std::string event_wait = "MultiGpu/CrossDevice/event_wait";
+  const std::string host_wait = "MultiGpu/CrossDevice/host_wait";
+  for (const std::string& name : {event_wait, host_wait}) {
+    expect_ran(rows, name);
+    EXPECT_EQ(field(rows, name, "device_a"), 0.0) << name;
+    EXPECT_EQ(field(rows, name, "device_b"), 0.0) << name;
+    EXPECT_GT(field(rows, name, "baseline_us"), 0.0) << name;
+  }
+  EXPECT_LT(field(rows, event_wait, "overhead_us"), field(rows, host_wait, "overhead_us"));
+  EXPECT_GT(field(rows, host_wait, "overhead_us"), 0.0);
+
+  // SyncAll over two streams of the GPU: each step's host waits, against the same kernels
+  // joined on the GPU, cost something and less than the whole step.
+  for (const char* sync : {"device_sync_each", "event_each"}) {
+    const std::string stem = std::string("MultiGpu/SyncAll/") + sync + "/devices:";
+    expect_ran(rows, stem + "2");
+    EXPECT_GT(field(rows, stem + "2", "baseline_us"), 0.0) << stem;
+    EXPECT_GT(field(rows, stem + "2", "overhead_us"), 0.0) << stem;
+    EXPECT_LT(field(rows, stem + "2", "overhead_us"), field(rows, stem + "2")) << stem;
+    for (const char* k : {"4", "8"})
+      expect_skipped(rows, stem + k, std::string("needs ") + k + " CUDA devices; 2 selected");
+  }
 }
 
 TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
@@ -180,6 +226,7 @@ TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
   for (const char* sync : {"device_sync_each", "event_each"}) {
     const std::string stem = std::string("MultiGpu/SyncAll/") + sync + "/devices:";
     expect_ran(rows, stem + "2");
+    EXPECT_GT(field(rows, stem + "2", "overhead_us"), 0.0) << stem;  // paired
     for (const char* k : {"4", "8"})
       expect_skipped(rows, stem + k, std::string("needs ") + k + " CUDA devices");
   }
