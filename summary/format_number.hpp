@@ -1,5 +1,6 @@
 #pragma once
-// How numbers are written in tables: fixed notation, digits by magnitude, "-" for no value.
+// How numbers are written in tables: fixed notation, digits by magnitude, "-" for no value
+// (scientific from 1e15 on, where fixed notation would be hundreds of digits).
 
 #include <string>
 #include <string_view>
