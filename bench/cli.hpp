@@ -15,7 +15,7 @@ struct Options {
   int device = 0;
   // --devices: the GPUs MultiGpu uses. Empty: --device and the next one; all_devices: devices 0
   // and 1 for pairwise benchmarks, every visible one for per-device ones; else the listed ones
-  // (at least two, distinct): the first two for pairwise benchmarks.
+  // (at least two; one GPU may be named twice): the first two for pairwise benchmarks.
   std::vector<int> devices;
   bool all_devices = false;
   WaitMode wait_mode = WaitMode::automatic;

@@ -3,6 +3,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <memory>
@@ -22,6 +23,7 @@
 #include "end_state_reporter.hpp"
 #include "families.hpp"
 #include "measure_config.hpp"
+#include "multi_gpu_devices.hpp"
 #include "sync_accounting.hpp"
 #include "sync_map.hpp"
 
@@ -51,6 +53,8 @@ void init_multi_gpu_devices(const sync_bench::Options& options, int count) {
   if (options.all_devices)
     for (int d = 0; d < count; ++d) devices.push_back(d);
   if (devices.empty()) devices.push_back(options.device + 1);
+  std::sort(devices.begin(), devices.end());
+  devices.erase(std::unique(devices.begin(), devices.end()), devices.end());  // --devices=1,1
   for (int d : devices) {
     if (d == options.device || d < 0 || d >= count) continue;
     const cudaError_t err = cudaInitDevice(d, sync_bench::wait_mode_flag(options.wait_mode),
@@ -107,6 +111,12 @@ void prepare_run(const sync_bench::Options& options) {
   }
   benchmark::AddCustomContext("sync_accounting", accounting);
   benchmark::AddCustomContext("nccl", sync_bench::prepare_nccl());
+  // --devices as given (absent: the default, --device and the next one): MultiGpu on other GPUs,
+  // or on one GPU named twice, is another setting, which merge refuses to mix and compare names.
+  if (options.all_devices)
+    benchmark::AddCustomContext("multi_gpu_devices", "all");
+  else if (!options.devices.empty())
+    benchmark::AddCustomContext("multi_gpu_devices", sync_bench::list_of(options.devices));
   std::string anatomy = "off";
   if (options.anatomy) {
     std::string why;

@@ -5,14 +5,14 @@
 //   PeerCopy: a copy from GPU A to GPU B with peer access on, off (the driver stages it), or
 //     staged explicitly through pinned host memory.
 //   SyncAll: a null kernel on each of K GPUs, then the host waits for each (cudaDeviceSynchronize
-//     per device, or one event per device), paired with an Async baseline (the kernels, joined
-//     on the GPU).
+//     per device, or one event per device), paired with an Async baseline: the same calls
+//     without the host waits.
 // --devices may name one GPU twice: CrossDevice and SyncAll then run across streams of that GPU
 // (what the device boundary adds is the difference); PeerCopy and DataParallel skip.
 // Every benchmark is timed by events on one stream of its first GPU (step_loop.hpp), and every
 // step leaves that stream behind all of its work: a cross-device cudaStreamWaitEvent, or a host
-// wait for every GPU before the batch's stop event is recorded. With fewer than two GPUs (or
-// fewer than the benchmark needs) the benchmark is skipped with the reason (Unsupported).
+// wait for every GPU before the batch's stop event is recorded. With fewer GPUs than a benchmark
+// needs (two, or K), it is skipped with the reason (Unsupported).
 
 #include <benchmark/benchmark.h>
 
@@ -278,33 +278,33 @@ void run_sync_all(benchmark::State& state, SyncEach sync, int k) {
   }
   const cudaStream_t timing = (*sides[0])->stream.get();
 
-  // The Async baseline: the same kernels, with the first GPU's stream waiting for the others on
-  // the GPU, so that the batch's stop event follows them all.
+  // The op, in the step and in its Async baseline alike: a null kernel on every GPU, each
+  // followed by an event; then the first GPU's stream waits for the others' events, so that the
+  // batch's stop event follows every GPU's work. The step's host waits come between the two.
+  const auto launch_all = [&](int v, std::size_t first_slot) {
+    for (int j = 0; j < k; ++j) {
+      CUDA_CHECK(cudaSetDevice(used[j]));
+      launch_null_kernel(slot[first_slot + j], v, (*sides[j])->stream.get());
+      CUDA_CHECK(cudaEventRecord((*sides[j])->done.get(), (*sides[j])->stream.get()));
+    }
+  };
+  const auto join_all = [&] {
+    CUDA_CHECK(cudaSetDevice(used[0]));
+    for (int j = 1; j < k; ++j) CUDA_CHECK(cudaStreamWaitEvent(timing, (*sides[j])->done.get(), 0));
+  };
   int last_baseline = 0;
   LoopConfig config;
   config.baseline = [&](std::int64_t i) {
     const int v = value_of(i);
-    for (int j = 0; j < k; ++j) {
-      CUDA_CHECK(cudaSetDevice(used[j]));
-      launch_null_kernel(slot[k + j], v, (*sides[j])->stream.get());
-      if (j > 0) CUDA_CHECK(cudaEventRecord((*sides[j])->done.get(), (*sides[j])->stream.get()));
-    }
-    CUDA_CHECK(cudaSetDevice(used[0]));
-    for (int j = 1; j < k; ++j) CUDA_CHECK(cudaStreamWaitEvent(timing, (*sides[j])->done.get(), 0));
+    launch_all(v, k);
+    join_all();
     last_baseline = v;
   };
 
-  // Every GPU's work is over (the host waited for it) before the step returns, so the batch's
-  // stop event on GPU 0's stream follows it.
   std::int64_t bad = 0;
   const auto step = [&](std::int64_t i) {
     const int v = value_of(i);
-    for (int j = 0; j < k; ++j) {
-      CUDA_CHECK(cudaSetDevice(used[j]));
-      launch_null_kernel(slot[j], v, (*sides[j])->stream.get());
-      if (sync == SyncEach::event)
-        CUDA_CHECK(cudaEventRecord((*sides[j])->done.get(), (*sides[j])->stream.get()));
-    }
+    launch_all(v, 0);
     for (int j = 0; j < k; ++j) {
       if (sync == SyncEach::device_sync) {
         CUDA_CHECK(cudaSetDevice(used[j]));
@@ -313,7 +313,7 @@ void run_sync_all(benchmark::State& state, SyncEach sync, int k) {
         CUDA_CHECK(cudaEventSynchronize((*sides[j])->done.get()));
       }
     }
-    CUDA_CHECK(cudaSetDevice(used[0]));
+    join_all();  // on events that have completed: the baseline's calls, nothing to wait for
     for (int j = 0; j < k; ++j)
       if (host[j] != v) ++bad;
   };

@@ -52,9 +52,9 @@ void require_distinct(const std::vector<int>& devices, const char* benchmark) {
   for (std::size_t i = 0; i < devices.size(); ++i)
     for (std::size_t j = i + 1; j < devices.size(); ++j)
       if (devices[i] == devices[j])
-        throw Unsupported(std::string(benchmark) +
-                          " needs distinct GPUs; --devices=" + list_of(devices) + " names device " +
-                          std::to_string(devices[i]) + " twice");
+        throw Unsupported(std::string(benchmark) + " needs distinct GPUs: it would run on " +
+                          list_of(devices) + " (--devices names device " +
+                          std::to_string(devices[i]) + " twice)");
 }
 
 void report_devices(benchmark::State& state, const std::vector<int>& devices) {

@@ -1,6 +1,7 @@
 #pragma once
 // How numbers are written in tables: fixed notation, digits by magnitude, "-" for no value
-// (scientific from 1e15 on, where fixed notation would be hundreds of digits).
+// (from 1e15 on, scientific with 3 decimals whatever `decimals` asks: fixed notation would run to
+// hundreds of digits).
 
 #include <string>
 #include <string_view>

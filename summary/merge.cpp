@@ -31,8 +31,8 @@ using Json = nlohmann::ordered_json;
 // What must be the same in every merged run: the machine and how it waited. (The date, the load
 // and the build's version string may differ.)
 constexpr const char* kSameContext[] = {
-    "gpu_name",       "gpu_cc",    "driver_version", "runtime_version", "nvml_driver_version",
-    "host_wait_mode", "cpu_model", "sync_accounting"};
+    "gpu_name",       "gpu_cc",    "driver_version",  "runtime_version",  "nvml_driver_version",
+    "host_wait_mode", "cpu_model", "sync_accounting", "multi_gpu_devices"};
 
 // Fields of a row that are not measurements.
 bool is_bookkeeping(const std::string& key) {

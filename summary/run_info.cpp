@@ -164,7 +164,7 @@ void assign_labels(std::vector<RunData>& runs, const std::vector<std::string>& e
 std::vector<std::string> context_differences(const Run& a, const Run& b) {
   std::vector<std::string> diffs;
   for (const char* key : {"gpu_name", "gpu_cc", "driver_version", "nvml_driver_version",
-                          "runtime_version", "host_wait_mode", "cpu_model"}) {
+                          "runtime_version", "host_wait_mode", "cpu_model", "multi_gpu_devices"}) {
     const auto x = a.context_value(key);
     const auto y = b.context_value(key);
     if (x != y) {

@@ -202,6 +202,23 @@ TEST(Compare, DifferentMachinesOrWaitModesWarn) {
   EXPECT_TRUE(other.rows.empty());
 }
 
+// MultiGpu on other GPUs, or on one GPU named twice (--devices=0,0: across two streams, where an
+// event wait costs a fraction of what it costs between two GPUs), is another setting.
+TEST(Compare, RunsOfOtherMultiGpuDevicesWarn) {
+  const auto run = [](const char* name, const std::map<std::string, std::string>& context) {
+    return digest(parse_run(
+        test::gb_json({test::paired("MultiGpu/CrossDevice/event_wait", {2.5, 2.6, 2.4})}, context),
+        name));
+  };
+  const RunData two_gpus = run("default.json", {});
+  const RunData one_gpu_twice = run("devices_00.json", {{"multi_gpu_devices", "0,0"}});
+  const CompareResult res = compare_runs(two_gpus, one_gpu_twice, CompareOptions{});
+  ASSERT_EQ(res.context_warnings.size(), 1u);
+  EXPECT_EQ(res.context_warnings[0], "multi_gpu_devices: '?' vs '0,0'");
+  EXPECT_TRUE(
+      compare_runs(one_gpu_twice, one_gpu_twice, CompareOptions{}).context_warnings.empty());
+}
+
 // The hosts' measured clocks: a warning when they lie over 15% apart, none when they overlap or
 // are close, or when a run does not say; text that is no clock is shown as it is.
 TEST(Compare, WarnsOfHostClocksApart) {

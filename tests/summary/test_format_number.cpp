@@ -12,7 +12,8 @@ namespace {
 
 TEST(FormatNumber, DigitsFollowTheMagnitude) {
   EXPECT_EQ(fmt_value(0.1234), "0.123");
-  EXPECT_EQ(fmt_value(12.345), "12.35");  // 12.345 is stored as 12.3449...: correctly rounded
+  EXPECT_EQ(fmt_value(12.345), "12.35");
+  EXPECT_EQ(fmt_value(0.1235), "0.123");  // stored as 0.12349999...: rounded as stored, as printf
   EXPECT_EQ(fmt_value(123.45), "123.5");
   EXPECT_EQ(fmt_value(1234.5), "1234");  // round half to even, as printf
   EXPECT_EQ(fmt_signed(2.5), "+2.500");

@@ -120,7 +120,7 @@ TEST(Merge, OneRunHasNoAggregates) {
 TEST(Merge, RefusesRunsOfDifferentMachinesOrSettings) {
   for (const char* key :
        {"gpu_name", "gpu_cc", "driver_version", "runtime_version", "nvml_driver_version",
-        "host_wait_mode", "cpu_model", "sync_accounting"}) {
+        "host_wait_mode", "cpu_model", "sync_accounting", "multi_gpu_devices"}) {
     const std::string out = temp(std::string("ctx_") + key);
     std::filesystem::remove(out);
     const auto r =

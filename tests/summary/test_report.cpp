@@ -525,6 +525,28 @@ TEST(Report, FamilySplitsIntoPatternsWithUnrelatedArgs) {
   EXPECT_EQ(row(problems, "MultiGpu/SyncAll/event_each/devices:4")[1], "skipped");
 }
 
+// MultiGpu on one GPU named twice (results/h200/same_gpu/call1/new-1.json as it is): SyncAll is
+// paired since then, so its table gives each pattern's +us and +% as CrossDevice's does.
+TEST(Report, PairedSyncAllShowsItsOverheads) {
+  std::vector<RunData> runs;
+  runs.push_back(
+      digest(load_run(std::string(SYNC_SUMMARY_FIXTURES) + "/h200_same_gpu_multigpu.json")));
+  assign_labels(runs, {});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& sync = table(
+      doc, "MultiGpu SyncAll: time per step (us), paired overhead against each pattern's baseline");
+  EXPECT_EQ(sync.header, (std::vector<std::string>{"devices", "device_sync_each", "+us", "+%",
+                                                   "event_each", "+us", "+%"}));
+  ASSERT_EQ(sync.rows.size(), 1u);
+  const Bench* each = runs[0].find("MultiGpu/SyncAll/device_sync_each/devices:2");
+  ASSERT_NE(each, nullptr);
+  const double overhead = each->summary("overhead_us").center;
+  EXPECT_EQ(sync.rows[0][2], fmt_signed(overhead));
+  EXPECT_EQ(sync.rows[0][3], fmt_percent(overhead / each->summary("baseline_us").center));
+  EXPECT_EQ(sync.rows[0][2], "+6.899");
+  EXPECT_EQ(sync.rows[0][6], "+60.3%");  // event_each: 5.175 over its 8.580 us baseline
+}
+
 // MultiGpu/DataParallel (results/h200x2/dataparallel-1.json as it is): its rows have a dtype and
 // backend, so they make their own table beside the other MultiGpu groups, one row per (n, every);
 // the reads' +us and +% are their paired overhead against the step that never reads.
