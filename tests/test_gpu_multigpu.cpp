@@ -182,6 +182,25 @@ TEST(GpuMultiGpu, OneGpuNamedTwiceRunsCrossDeviceAndSyncAllAcrossItsStreams) {
   }
 }
 
+// SyncAll over K = 2, 4 and 8 streams of one GPU: the per-device loops and slots past the
+// first two, which no machine of fewer than four GPUs runs otherwise, run and validate.
+TEST(GpuMultiGpu, OneGpuNamedEightTimesRunsSyncAllOverEveryK) {
+  SKIP_WITHOUT_GPU();
+  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
+                             "--devices=0,0,0,0,0,0,0,0 --benchmark_filter='^MultiGpu/SyncAll/' "
+                             "--benchmark_min_time=0.02");
+  print_rows(rows);
+  EXPECT_EQ(rows.size(), 6u);
+  for (const char* sync : {"device_sync_each", "event_each"})
+    for (int k : {2, 4, 8}) {
+      const std::string name =
+          std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k);
+      expect_ran(rows, name);
+      EXPECT_EQ(field(rows, name, "devices"), k) << name;
+      EXPECT_GT(field(rows, name, "overhead_us"), 0.0) << name;
+    }
+}
+
 TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
   SKIP_WITHOUT_GPU();
   const int count = visible_devices();
