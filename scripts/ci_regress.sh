@@ -12,7 +12,8 @@
 # --make-baseline writes BASE.json from this machine's processes alone. --add-to-baseline merges
 # this machine's processes into BASE.json (creating it), for a baseline from several CI runners:
 # run it once on each; it says how many GPUs BASE.json then holds. A run that does not merge
-# (other GPU model, driver, CPU model, wait mode or benchmark set) leaves BASE.json as it was.
+# (other GPU model, driver, CPU model, wait mode, --devices or benchmark set) leaves BASE.json as
+# it was.
 #
 # Without --benchmark_filter among the flags, the default gated set runs: a few benchmarks of every
 # family, chosen so that each family has gated rows (44 benchmarks, ~4 s a process on an H200).

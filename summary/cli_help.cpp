@@ -124,7 +124,7 @@ BASE's failed in some) is a regression, and so is one of BASE's that NEW did not
 lacks the value BASE's row is gated on: what BASE gates, NEW must measure (--filter compares a
 subset). A row GPU-bound in every process of BASE and host-bound in most of NEW's is not gated
 (slow hosts do that alone) but is flagged with a warning: a slower host path does it too. Runs
-from different GPUs, drivers, CPUs or wait modes are compared with a warning.
+from different GPUs, drivers, CPUs, wait modes or MultiGpu --devices are compared with a warning.
 
 flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)
@@ -161,9 +161,10 @@ it holds: a run merged before counts as its own merged_runs) and repetitions_are
 message on stderr says how many GPUs the repetitions name. Each repetition's row names the GPU it ran on (gpu_uuid), so that
 runs from several machines of one model merge into a baseline that measures how much machines
 differ (compare --help); the merged context then names no gpu_uuid. Refused (exit 2): runs from
-different GPU models, drivers, CPUs, wait modes or accounting settings, with different sets of
-benchmarks, or one run given twice (the same file, a link or a copy, byte for byte: its
-processes would count twice; runs that measured nothing, every row failed, may be alike).
+different GPU models, drivers, CPUs, wait modes, accounting settings or MultiGpu --devices (a
+run made with --devices against one without, too), with different sets of benchmarks, or one
+run given twice (the same file, a link or a copy, byte for byte: its processes would count
+twice; runs that measured nothing, every row failed, may be alike).
 
   --filter=REGEX   merge only the benchmarks whose name, with or without Google Benchmark's
                    suffixes (/manual_time), REGEX finds (ECMAScript)

@@ -49,8 +49,9 @@ bool failed(const nlohmann::json& b) {
 }
 
 // Runs `env sync_bench args` with JSON output; the iteration rows by name (without
-// /manual_time). Expects exit code 0 (no benchmark failed).
-Rows run_rows(const std::string& env, const std::string& args) {
+// /manual_time), and the run's context into *context if given. Expects exit code 0 (no benchmark
+// failed).
+Rows run_rows(const std::string& env, const std::string& args, nlohmann::json* context = nullptr) {
   char path[] = "/tmp/sync_bench_multigpu_XXXXXX";
   const int fd = mkstemp(path);
   if (fd < 0) {
@@ -70,6 +71,7 @@ Rows run_rows(const std::string& env, const std::string& args) {
     ADD_FAILURE() << "no JSON from " << command << "\n" << run.output;
     return rows;
   }
+  if (context != nullptr) *context = json.value("context", nlohmann::json::object());
   for (const auto& b : json["benchmarks"]) {
     if (b.value("run_type", std::string("iteration")) != "iteration") continue;
     std::string name = b.at("name");
@@ -132,19 +134,27 @@ void print_rows(const Rows& rows) {
 
 TEST(GpuMultiGpu, WithOneGpuEveryBenchmarkIsSkippedWithItsReason) {
   SKIP_WITHOUT_GPU();
-  const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
-                             "--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.005");
+  nlohmann::json context;
+  const Rows rows =
+      run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
+               "--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.005", &context);
   EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
   for (const auto& [name, b] : rows)
     expect_skipped(rows, name, "MultiGpu needs two CUDA devices; this machine has 1");
+  EXPECT_FALSE(context.contains("multi_gpu_devices")) << "no --devices: the default, unrecorded";
+  EXPECT_TRUE(context.contains("gpu_name")) << context.dump();  // the context was read
 }
 
 TEST(GpuMultiGpu, OneGpuNamedTwiceRunsCrossDeviceAndSyncAllAcrossItsStreams) {
   SKIP_WITHOUT_GPU();
+  nlohmann::json context;
   const Rows rows = run_rows("CUDA_VISIBLE_DEVICES=" + first_visible(),
                              "--devices=0,0 --benchmark_filter='^MultiGpu/' "
-                             "--benchmark_min_time=0.02");
+                             "--benchmark_min_time=0.02",
+                             &context);
   print_rows(rows);
+  // The setting is the run's: merge refuses to mix it with runs on two GPUs.
+  EXPECT_EQ(context.value("multi_gpu_devices", std::string()), "0,0");
   EXPECT_EQ(rows.size(), kMultiGpuBenchmarks);
   for (const auto& [name, b] : rows) {
     if (name.rfind("MultiGpu/PeerCopy/", 0) == 0)
