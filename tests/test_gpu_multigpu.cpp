@@ -120,6 +120,10 @@ std::string first_visible() {
   return list.substr(0, list.find(','));
 }
 
+std::string sync_all(const char* sync, int k) {
+  return std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k);
+}
+
 void print_rows(const Rows& rows) {
   for (const auto& [name, b] : rows) {
     std::printf("  %-48s %10.2f us", name.c_str(), b.value("real_time", 0.0));
@@ -203,8 +207,7 @@ TEST(GpuMultiGpu, OneGpuNamedEightTimesRunsSyncAllOverEveryK) {
   EXPECT_EQ(rows.size(), 6u);
   for (const char* sync : {"device_sync_each", "event_each"})
     for (int k : {2, 4, 8}) {
-      const std::string name =
-          std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k);
+      const std::string name = sync_all(sync, k);
       expect_ran(rows, name);
       EXPECT_EQ(field(rows, name, "devices"), k) << name;
       EXPECT_GT(field(rows, name, "overhead_us"), 0.0) << name;
@@ -317,8 +320,7 @@ TEST(GpuMultiGpu, DevicesAllSyncsEveryVisibleGpu) {
   EXPECT_EQ(rows.size(), 6u);
   for (const char* sync : {"device_sync_each", "event_each"})
     for (int k : {2, 4, 8}) {
-      const std::string name =
-          std::string("MultiGpu/SyncAll/") + sync + "/devices:" + std::to_string(k);
+      const std::string name = sync_all(sync, k);
       if (k <= count) {
         expect_ran(rows, name);
         EXPECT_EQ(field(rows, name, "devices"), k) << name;
