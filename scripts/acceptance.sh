@@ -27,7 +27,7 @@ set -uo pipefail
 export LC_ALL=C  # sort and join agree on the order
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 summary_tool="${SYNC_SUMMARY:-$ROOT/build/summary/sync_summary}"
-usage() { sed -n '2,25s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 bad() {
   echo "acceptance.sh: $*" >&2
   exit 2

@@ -27,7 +27,7 @@
 # ACCEPTANCE_WORK (the work folder, emptied first; default /tmp/acceptance).
 # Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
 set -uo pipefail
-usage() { sed -n '2,28s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 bad() {
   echo "acceptance_call.sh: $*" >&2
   usage >&2

@@ -80,7 +80,7 @@ set -uo pipefail
 # Google Benchmark's filter is a POSIX extended regex: no look-ahead.
 DEFAULT_FILTER='^(NullKernel/(Async|DeviceSync|StreamSync|EventSync|ScalarReadIdle)(/[^b]|$)|SmallGemm/(Async|DeviceSync|StreamSync|EventSync|ScalarReadIdle|ScalarRead/pinned|BulkRead/pinned)/fp16/cublas/n:512/|BigGemm/(DeviceSync|ScalarRead/pinned)/bf16/cublas/n:4096/|SpinKernel/(Async|DeviceSync|ScalarRead/pinned)/us:(10|1000)/|HostCopy/D2H/pinned/memcpy_async/bytes:16777216/|Overlap/(Serial|PageableBlocking)/bytes:16777216/|GraphReplay/Replay/(null_kernel/k:10?/|fp16/)|DataDependent/DeviceSized/|Alloc/(Async|MallocAsyncPool)/bytes:67108864/|SyncEvery/StreamSync/.*/k:(1|16)/|MultiStream/LegacyMemcpy/|TrainLoop/([^I]|ItemEveryStep/bf16/cublas/n:1024/))'
 
-usage() { sed -n '2,73s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 if [ $# -lt 1 ] || [ "$1" = "-h" ] || [ "$1" = "--help" ]; then
   usage
   [ $# -ge 1 ] && exit 0 || exit 2

@@ -16,7 +16,7 @@
 # Exit status: 0 no failing input, 1 failing input found, 2 bad arguments, 3 no clang++ with
 # libFuzzer (CXX_FUZZ or clang++-14/clang++ on PATH), 4 the build failed.
 set -euo pipefail
-usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 case "${1:-}" in -h | --help) usage; exit 0 ;; esac
 if [ $# -gt 1 ]; then
   echo "fuzz_summary.sh: one argument at most (SECONDS), got $#: $*" >&2

@@ -19,7 +19,7 @@ set -uo pipefail
 summary="${SYNC_SUMMARY:-$(cd "$(dirname "$0")/.." && pwd)/build/summary/sync_summary}"
 # Where gate_runs.sh injects +1 us (kept in step with it).
 HOST1US_FAMILIES='^(NullKernel|SmallGemm|SyncEvery)/'
-usage() { sed -n '2,17s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 merged_base=0
 given_base=''
 case "${1:-}" in

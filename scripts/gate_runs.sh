@@ -19,7 +19,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS=(clean host1us host10 gpu10)
-usage() { sed -n '2,18s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 bad() {  # bad MESSAGE: the reason, the usage, exit 2
   echo "gate_runs.sh: $*" >&2
   usage >&2

@@ -15,7 +15,7 @@
 # Exit status: 0 every step passed (or sanitize skipped), 1 some step failed (named at the end),
 # 2 bad input: DIR cannot be written, or no sync_bench after the build (see DIR/test.log).
 set -uo pipefail
-usage() { sed -n '2,16s/^# \{0,1\}//p' "$0"; }
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 case "${1:-}" in
   -h | --help) usage; exit 0 ;;
   -*) echo "results.sh: unknown option '$1'" >&2; usage >&2; exit 2 ;;
