@@ -54,6 +54,21 @@ double counter(const Rows& rows, const std::string& name, const std::string& key
   return it->second.at(key).get<double>();
 }
 
+// A paired row's figures, for a failure message: what its overhead was made of.
+std::string paired_figures(const Rows& rows, const std::string& name) {
+  const auto it = rows.find(name);
+  if (it == rows.end()) return name + ": no result";
+  std::ostringstream out;
+  out << name << ": overhead " << it->second.value("overhead_us", 0.0) << " us (p25 "
+      << it->second.value("overhead_p25_us", 0.0) << ", p75 "
+      << it->second.value("overhead_p75_us", 0.0) << "), baseline "
+      << it->second.value("baseline_us", 0.0) << " us, host "
+      << it->second.value("baseline_host_us", 0.0) << " us a baseline step, "
+      << it->second.value("batches", 0.0) << " rounds of " << it->second.value("batch", 0.0)
+      << " steps";
+  return out.str();
+}
+
 std::size_t listed_count(const std::string& family) {
   const CommandResult r = run_command(
       sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='^" + family + "/'");
@@ -156,7 +171,9 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
         << n;
     const double item_overhead = counter(rows, item, "overhead_us");
     EXPECT_GT(item_overhead, 1.0) << n << ": a read every step waits for every step";
-    EXPECT_GT(item_overhead, counter(rows, every_n, "overhead_us")) << n;
+    EXPECT_GT(item_overhead, counter(rows, every_n, "overhead_us"))
+        << paired_figures(rows, item) << "\n"
+        << paired_figures(rows, every_n);
     const double graph = time_us(rows, "TrainLoop/GraphReadEveryN" + config + "/n_read:100");
     EXPECT_LE(graph, 1.1 * time_us(rows, every_n))
         << n << ": a replayed step should not be slower than eager";
