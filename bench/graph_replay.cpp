@@ -31,7 +31,12 @@ constexpr Dtype kGemmDtype = Dtype::fp16;
 constexpr Backend kGemmBackend = Backend::cublas;
 constexpr int kGemmN = 512;
 const std::vector<int> kOpsPerStep = {1, 10, 100};
-constexpr int kSetupBatches = 5;  // batches behind each step time measured in setup
+// Rounds of an eager batch and a replay batch, alternating, behind the step times Capture measures
+// in setup: odd, so that a replay runs last. Interleaved, so that a slow stretch of the host (it
+// made 5 eager batches in a row 2.4x slower than the Eager row on an H100) falls on a few batches
+// of each, which the medians leave out.
+constexpr int kSetupRounds = 15;
+static_assert(kSetupRounds % 2 == 1, "a replay must run last: check_final_output expects it");
 
 const char* pattern_name(Pattern p) {
   return p == Pattern::Eager ? "Eager" : p == Pattern::Replay ? "Replay" : "Capture";
@@ -87,11 +92,15 @@ void run(benchmark::State& state, const Spec& spec) {
   }
 
   // Capture: capturing the k ops + instantiating + destroying, host work on an idle stream. It pays
-  // for itself after capture / (eager - replay) replays, eager and replay measured in setup as the
-  // two benchmarks above measure them (-1: replay saves nothing, the graph never pays).
-  const double eager_s = measure_step_seconds(stream, eager, kSetupBatches);
-  const double replay_s = measure_step_seconds(stream, replay, kSetupBatches);
+  // for itself after capture / (eager - replay) replays, eager and replay measured in setup in
+  // event-bracketed batches as the two benchmarks above (-1: replay saves nothing, the graph never
+  // pays).
+  LoopConfig setup_config;
+  setup_config.baseline = replay;
+  const MeasuredSteps setup = measure_paired(stream, eager, kSetupRounds, setup_config);
   check_final_output(*op, k - 1, stream);
+  const double eager_s = setup.step;
+  const double replay_s = setup.baseline;
   const StepStats stats = run_timed_steps(state, stream, [&](std::int64_t) {
     const Graph captured = capture_graph(stream, [&] { eager(0); });
     const GraphExec instantiated(captured.get());
