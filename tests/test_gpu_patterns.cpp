@@ -398,10 +398,9 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     EXPECT_NEAR(b.at("gpu_active_us").get<double>(), active / steps, 0.01) << name;
     EXPECT_NEAR(b.at("gpu_idle_us").get<double>(), (window - active) / steps, 0.01) << name;
     // The kept pass (the median of three) is a separate run of the same steps with CUPTI recording
-    // every call, which costs
-    // 1-2 us per top-level call on the H100 (NullKernel/Async 4.5 -> 7.3 us with 3 calls, pageable
-    // .item() 12.8 -> 24.0 us with 6): never much shorter than the timed step, and longer by at
-    // most 4 us a call.
+    // every call, which costs 1-2 us per top-level call on the H100 (NullKernel/Async 4.5 -> 7.3
+    // us with 3 calls, pageable .item() 12.8 -> 24.0 us with 6): never much shorter than the timed
+    // step, and longer by at most 4 us a call.
     const double timed = b.at("real_time").get<double>();
     const double traced = b.at("anatomy_step_us").get<double>();
     EXPECT_GT(traced, 0.8 * timed) << name << " " << b;
