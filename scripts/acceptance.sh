@@ -10,7 +10,8 @@
 #                  flagged on at least 95% of the gated rows it was applied to
 #   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads,
 #                  measured 2 s a benchmark (as a quoted number is): in every call, 6 processes or
-#                  more, each within +-5% of the call's median (the default rule's spread: info)
+#                  more, each within +-5% of the call's median (info: the default rule's spread;
+#                  how fast the host was in the process rows outside +-5% and in the others)
 #   biggemm        BigGemm DeviceSync n=8192, every dtype and backend: in every process, the paired
 #                  overhead under 3% of that process's Async step (info: how fast the host was in
 #                  the process rows at 3% or more and in the others, from baseline_host_us, and
@@ -120,6 +121,22 @@ else
   verdict "$ok" detection "${text%, } flagged, same call (need 95% each)"
 fi
 
+# processes_of PART DEST: the processes' JSON that each call keeps of PART (PART/run-*.json in its
+# logs.tar.gz), in DEST as callI-run-J.json (I: the call's place among the DIRs).
+processes_of() {
+  local part="$1" dest="$2" d f i=0
+  mkdir -p "$dest"
+  for d in "${dirs[@]}"; do
+    i=$((i + 1))
+    # grep without -q: under pipefail, tar killed by SIGPIPE when grep stops early would read as "none".
+    { [ -r "$d/logs.tar.gz" ] && tar tzf "$d/logs.tar.gz" 2>/dev/null | grep "^\./$part/run-" >/dev/null; } ||
+      continue
+    { mkdir -p "$work/x$i" && tar xzf "$d/logs.tar.gz" -C "$work/x$i" "./$part"; } ||
+      bad "cannot read $part/ from $d/logs.tar.gz"
+    for f in "$work/x$i/$part"/run-*.json; do mv "$f" "$dest/call$i-${f##*/}"; done
+  done
+}
+
 # csv METRIC REGEX FILE...: the rows sync_summary measured, "run name median min max reps" a line
 # (a run is a FILE's name without .json).
 csv() {
@@ -164,20 +181,70 @@ fi
 res="$(spread headline.json)" || exit 2
 [ "${res%% *}" = -1 ] ||
   info "default rule" "${res#* } ($([ "${res%% *}" = 1 ] && echo within || echo not within) +-5%)"
+# How fast each process's host was while the overheads were measured (baseline_host_us), as a
+# multiple of its call's median for that row, in the process rows outside +-5% and in the others:
+# a sync's cost is largely the host's work after it wakes. Runs from before sync_bench had the
+# counter, or calls that kept no processes' JSON, have no such line.
+processes_of headline_long "$work/head"
+head=("$work"/head/*.json)
+if [ -e "${head[0]}" ] && grep -q '"baseline_host_us"' "${head[@]}"; then
+  rows_re='^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$'
+  over="$(csv overhead_us "$rows_re" "${head[@]}")" || exit 2
+  host="$(csv baseline_host_us "$rows_re" "${head[@]}")" || exit 2
+  # "run/benchmark VALUE" a line, sorted for join.
+  awk '{ print $1 "/" $2, $3 }' <<<"$over" | sort >"$work/head_over.txt"
+  awk '{ print $1 "/" $2, $3 }' <<<"$host" | sort >"$work/head_host.txt"
+  info "headline host" "$(join "$work/head_over.txt" "$work/head_host.txt" | awk '
+    # order LIST: sorts the numbers of a space-separated list into v[1..nv].
+    function order(list,   i, j, t) {
+      nv = split(substr(list, 2), v, " ")
+      for (i = 2; i <= nv; i++) {
+        t = v[i] + 0
+        for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]
+        v[j + 1] = t
+      }
+    }
+    function median(list) {
+      order(list)
+      return nv % 2 ? v[(nv + 1) / 2] : (v[nv / 2] + v[nv / 2 + 1]) / 2
+    }
+    { run = $1; sub(/\/.*/, "", run); call = run; sub(/-run-[0-9]+$/, "", call)
+      key[NR] = call " " substr($1, length(run) + 2); o[NR] = $2; h[NR] = $3
+      os[key[NR]] = os[key[NR]] " " $2; hs[key[NR]] = hs[key[NR]] " " $3 }
+    END {
+      for (g in os) { mo[g] = median(os[g]); mh[g] = median(hs[g]) }
+      for (i = 1; i <= NR; i++) {
+        if (mo[key[i]] <= 0 || mh[key[i]] <= 0) continue
+        d = 100 * (o[i] / mo[key[i]] - 1)
+        row = key[i]; sub(/^[^ ]* /, "", row); rows[row] = 1
+        c = row (d < -5 || d > 5 ? " outside" : " within")
+        r[c] = r[c] " " h[i] / mh[key[i]]
+      }
+      printf "host time per step against its call'"'"'s median for the row:"
+      n = 0
+      for (row in rows) names[++n] = row
+      for (a = 2; a <= n; a++)  # the rows in name order
+        for (b = a; b > 1 && names[b - 1] > names[b]; b--) { t = names[b]; names[b] = names[b - 1]; names[b - 1] = t }
+      for (a = 1; a <= n; a++) {
+        printf "%s %s:", sep, names[a]
+        sep = ";"; inner = ""
+        split("outside within", cls, " ")
+        for (k = 1; k <= 2; k++) {
+          c = names[a] " " cls[k]
+          if (!(c in r)) continue
+          m = median(r[c])
+          printf "%s %s%s %d %s %.2f-%.2fx (median %.2fx)", inner, cls[k], inner ? "" : " +-5%", \
+            nv, nv == 1 ? "process" : "processes", v[1], v[nv], m
+          inner = ","
+        }
+      }
+      printf "\n"
+    }')"
+fi
 
 # --- BigGemm n=8192: the sync's cost under 3% of the step in every process. Each process's
 # overhead over its own Async step: the processes' JSON is in logs.tar.gz (biggemm/run-*.json).
-mkdir -p "$work/big"
-i=0
-for d in "${dirs[@]}"; do
-  i=$((i + 1))
-  # grep without -q: under pipefail, tar killed by SIGPIPE when grep stops early would read as "none".
-  { [ -r "$d/logs.tar.gz" ] && tar tzf "$d/logs.tar.gz" 2>/dev/null | grep '^\./biggemm/run-' >/dev/null; } ||
-    continue
-  { mkdir -p "$work/x$i" && tar xzf "$d/logs.tar.gz" -C "$work/x$i" ./biggemm; } ||
-    bad "cannot read biggemm/ from $d/logs.tar.gz"
-  for f in "$work/x$i"/biggemm/run-*.json; do mv "$f" "$work/big/call$i-${f##*/}"; done
-done
+processes_of biggemm "$work/big"
 big=("$work"/big/*.json)
 if [ ! -e "${big[0]}" ]; then
   verdict 0 biggemm "not run (need BigGemm Async/DeviceSync n=8192)"

@@ -74,30 +74,36 @@ Totals:
 EOF
 }
 
-# make_call DIR TESTS FIDELITY [NULL_OVERHEADS] [BIG_FP8] [NULL_DEFAULT_RULE]: a device call's
-# folder: TESTS test.sh runs and FIDELITY test_fidelity runs passed, the gate's runs, six headline
-# processes measured 2 s a benchmark (NullKernel's overheads as given, default all 5.4) and six
-# with the default rule (likewise), and two BigGemm processes (fp8's overhead in the second as
-# given, default 12 us of an 800 us step; the baseline's host time per step 12 and 10 us in the
-# first, 14 and 15 in the second, none with NO_HOST=1).
+# make_call DIR TESTS FIDELITY [NULL_OVERHEADS] [BIG_FP8] [NULL_DEFAULT_RULE] [NULL_HOSTS]: a device
+# call's folder: TESTS test.sh runs and FIDELITY test_fidelity runs passed, the gate's runs, six
+# headline processes measured 2 s a benchmark (NullKernel's overheads as given, default all 5.4;
+# the baseline's host time per step NULL_HOSTS, default all 3.5, and 7.0 for SmallGemm) and six
+# with the default rule (likewise, without host times), and two BigGemm processes (fp8's overhead
+# in the second as given, default 12 us of an 800 us step; the baseline's host time per step 12
+# and 10 us in the first, 14 and 15 in the second). NO_HOST=1: no host time anywhere.
 make_call() {
-  local d="$1" i p=0
-  mkdir -p "$d/x/biggemm"
+  local d="$1" i p=0 q=0 hosts
+  read -ra hosts <<<"${7:-3.5 3.5 3.5 3.5 3.5 3.5}"
+  mkdir -p "$d/x/biggemm" "$d/x/headline_long"
   echo "gpu: GPU 0: NVIDIA H200 (UUID: GPU-$(basename "$d")0000-0000)" >"$d/summary.txt"
   for i in $(seq 1 "$2"); do echo "test.sh $i: exit 0, 150 s, 100% tests passed out of 264"; done >>"$d/summary.txt"
   for i in $(seq 1 "$3"); do echo "test_fidelity $i (alone): Passed 62.1 sec, exit 0"; done >>"$d/summary.txt"
   for run in clean host1us host10 gpu10; do echo '{}' >"$d/$run.json"; done
+  local nh='' sh='@7.0'
+  [ "${NO_HOST:-0}" = 1 ] && sh=''
   for o in ${4:-5.4 5.4 5.4 5.4 5.4 5.4}; do
     p=$((p + 1))
-    process_json "$d/x/long$p.json" "NullKernel/DeviceSync@$o@4.0" \
-      "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5"
+    [ "${NO_HOST:-0}" = 1 ] || nh="@${hosts[q]}"
+    q=$((q + 1))
+    process_json "$d/x/headline_long/run-$p.json" "NullKernel/DeviceSync@$o@4.0$nh" \
+      "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5$sh"
   done
   for o in ${6:-5.4 5.4 5.4 5.4 5.4 5.4}; do
     p=$((p + 1))
     process_json "$d/x/default$p.json" "NullKernel/DeviceSync@$o@4.0" \
       "SmallGemm/DeviceSync/fp16/cublas/n:512@8.2@10.5"
   done
-  "$summary" merge --output="$d/headline_long.json" "$d"/x/long*.json >/dev/null 2>&1 ||
+  "$summary" merge --output="$d/headline_long.json" "$d"/x/headline_long/run-*.json >/dev/null 2>&1 ||
     fail "merge $d long"
   "$summary" merge --output="$d/headline.json" "$d"/x/default*.json >/dev/null 2>&1 ||
     fail "merge $d"
@@ -110,7 +116,7 @@ make_call() {
   # Many logs after biggemm/, as a real call has: a reader that stops at the first match must not
   # read as "no BigGemm" (tar killed by SIGPIPE under pipefail).
   mkdir -p "$d/x/logs" && (cd "$d/x/logs" && touch $(seq -f 'log%04g.txt' 1 3000))
-  (cd "$d/x" && tar czf "$d/logs.tar.gz" ./biggemm ./logs)
+  (cd "$d/x" && tar czf "$d/logs.tar.gz" ./biggemm ./headline_long ./logs)
   rm -rf "$d/x"
 }
 
@@ -143,6 +149,7 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  across calls +host1us: 50 of 80 flagged \(62\.5%\)' \
   '^PASS  headline .*NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\).*\(2 s a benchmark' \
   '^info  default rule .*\(within \+-5%\)' \
+  "^info  headline host +host time per step against its call's median for the row: NullKernel/DeviceSync: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\); SmallGemm/DeviceSync/fp16/cublas/n:512: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\)$" \
   '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
   '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
   '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
@@ -164,8 +171,10 @@ rates 40 1 >"$STUB_RATES"
 judge false_alarm 1 '^FAIL  false alarms +1 of 210 gated rows flagged' -- "${good[@]}"
 rates 40 >"$STUB_RATES"
 judge two_calls 1 '^FAIL  false alarms .*only 2 calls \(need 3\)' -- "$work/c1" "$work/c3"
-make_call "$work/c2" 2 3 "5.4 5.3 5.5 5.4 5.9 5.4"
+# The process outside +-5% on a host 1.2 times slower than its call's median: the host line says so.
+make_call "$work/c2" 2 3 "5.4 5.3 5.5 5.4 5.9 5.4" "" "" "3.5 3.4 3.5 3.6 4.2 3.5"
 judge headline_spread 1 '^FAIL  headline .*/c2: NullKernel/DeviceSync 5\.40 us \(5\.30-5\.90, -1\.9%/\+9\.3%' \
+  "^info  headline host .*: NullKernel/DeviceSync: outside \+-5% 1 process 1\.20-1\.20x \(median 1\.20x\), within 17 processes 0\.97-1\.03x \(median 1\.00x\); SmallGemm/DeviceSync/fp16/cublas/n:512: within \+-5% 18 processes" \
   -- "${good[@]}"
 make_call "$work/c2" 2 3 "5.4 5.4 5.4 5.4 5.4"
 judge headline_five 1 '^FAIL  headline .*5 processes' -- "${good[@]}"
@@ -192,7 +201,7 @@ judge biggemm_over_10 1 '^FAIL  biggemm .*3% or more: BigGemm/DeviceSync/fp8/cub
 for c in n1 n2 n3; do NO_HOST=1 make_call "$work/$c" 2 3; done
 out="$("$repo/scripts/acceptance.sh" "$work"/n[123] 2>&1)"
 grep -qE '^PASS  biggemm ' <<<"$out" || fail "no_host: no biggemm verdict: $out"
-! grep -q 'biggemm \(host\|slope\)' <<<"$out" || fail "no_host: a host line without the counter: $out"
+! grep -q 'biggemm \(host\|slope\)\|headline host' <<<"$out" || fail "no_host: a host line without the counter: $out"
 make_call "$work/c2" 2 3
 sed -i 's/run.sh exit 0, 92 s/run.sh exit 0, 185 s/' "$work/c3/summary.txt"
 judge sweep_slow 1 '^FAIL  sweep +run\.sh at most 185 s' -- "${good[@]}"
