@@ -148,6 +148,16 @@ csv() {
     bad "sync_summary report $* failed: $(cat "$work/csv.err")"
 }
 
+# by_key FORMAT: "KEY VALUE" lines in; "KEY N MEDIAN MAX MIN" out, a line a key, sorted by key,
+# the values printed in FORMAT.
+by_key() {
+  sort -k1,1 -k2,2g |
+    awk -v f="$1" '{ v[$1] = v[$1] " " $2 }
+      END { for (r in v) { k = split(substr(v[r], 2), x, " ")
+            m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
+            printf "%s %d " f " " f " " f "\n", r, k, m, x[k], x[1] } }' | sort
+}
+
 # --- headline overheads: each call's processes within +-5% of their median.
 # spread FILE: over every DIR that has FILE, "OK TEXT": OK 1 when each call's processes (6 or
 # more) are within +-5% of the call's median for both rows, 0 otherwise, -1 when no DIR has FILE.
@@ -194,52 +204,23 @@ if [ -e "${head[0]}" ] && grep -q '"baseline_host_us"' "${head[@]}"; then
   # "run/benchmark VALUE" a line, sorted for join.
   awk '{ print $1 "/" $2, $3 }' <<<"$over" | sort >"$work/head_over.txt"
   awk '{ print $1 "/" $2, $3 }' <<<"$host" | sort >"$work/head_host.txt"
-  info "headline host" "$(join "$work/head_over.txt" "$work/head_host.txt" | awk '
-    # order LIST: sorts the numbers of a space-separated list into v[1..nv].
-    function order(list,   i, j, t) {
-      nv = split(substr(list, 2), v, " ")
-      for (i = 2; i <= nv; i++) {
-        t = v[i] + 0
-        for (j = i - 1; j >= 1 && v[j] + 0 > t; j--) v[j + 1] = v[j]
-        v[j + 1] = t
-      }
-    }
-    function median(list) {
-      order(list)
-      return nv % 2 ? v[(nv + 1) / 2] : (v[nv / 2] + v[nv / 2 + 1]) / 2
-    }
-    { run = $1; sub(/\/.*/, "", run); call = run; sub(/-run-[0-9]+$/, "", call)
-      key[NR] = call " " substr($1, length(run) + 2); o[NR] = $2; h[NR] = $3
-      os[key[NR]] = os[key[NR]] " " $2; hs[key[NR]] = hs[key[NR]] " " $3 }
-    END {
-      for (g in os) { mo[g] = median(os[g]); mh[g] = median(hs[g]) }
-      for (i = 1; i <= NR; i++) {
-        if (mo[key[i]] <= 0 || mh[key[i]] <= 0) continue
-        d = 100 * (o[i] / mo[key[i]] - 1)
-        row = key[i]; sub(/^[^ ]* /, "", row); rows[row] = 1
-        c = row (d < -5 || d > 5 ? " outside" : " within")
-        r[c] = r[c] " " h[i] / mh[key[i]]
-      }
-      printf "host time per step against its call'"'"'s median for the row:"
-      n = 0
-      for (row in rows) names[++n] = row
-      for (a = 2; a <= n; a++)  # the rows in name order
-        for (b = a; b > 1 && names[b - 1] > names[b]; b--) { t = names[b]; names[b] = names[b - 1]; names[b - 1] = t }
-      for (a = 1; a <= n; a++) {
-        printf "%s %s:", sep, names[a]
-        sep = ";"; inner = ""
-        split("outside within", cls, " ")
-        for (k = 1; k <= 2; k++) {
-          c = names[a] " " cls[k]
-          if (!(c in r)) continue
-          m = median(r[c])
-          printf "%s %s%s %d %s %.2f-%.2fx (median %.2fx)", inner, cls[k], inner ? "" : " +-5%", \
-            nv, nv == 1 ? "process" : "processes", v[1], v[nv], m
-          inner = ","
-        }
-      }
-      printf "\n"
-    }')"
+  # "callI|benchmark OVERHEAD HOST" a process row (its file: callI-run-J.json), and each call's
+  # median of each row's overhead and host time ("callI|benchmark N MEDIAN MAX MIN").
+  join "$work/head_over.txt" "$work/head_host.txt" |
+    awk '{ run = $1; sub(/\/.*/, "", run); call = run; sub(/-run-[0-9]+$/, "", call)
+           print call "|" substr($1, length(run) + 2), $2, $3 }' | sort >"$work/head_rows.txt"
+  awk '{ print $1, $2 }' "$work/head_rows.txt" | by_key %.6g >"$work/head_over_median.txt"
+  awk '{ print $1, $3 }' "$work/head_rows.txt" | by_key %.6g >"$work/head_host_median.txt"
+  # Joined: $2 overhead, $3 host, $5 the call's median overhead, $9 its median host time.
+  info "headline host" "host time per step against its call's median for the row:$(
+    join "$work/head_rows.txt" "$work/head_over_median.txt" | join - "$work/head_host_median.txt" |
+      awk '$5 > 0 && $9 > 0 { d = 100 * ($2 / $5 - 1); row = $1; sub(/^[^|]*\|/, "", row)
+             print row "|" (d < -5 || d > 5 ? "outside" : "within"), $3 / $9 }' | by_key %.2f |
+      awk '{ split($1, k, "|")
+             if (k[1] != row) { printf "%s %s:", sep, k[1]; sep = ";"; inner = ""; row = k[1] }
+             printf "%s %s%s %d %s %s-%sx (median %sx)", inner, k[2], inner ? "" : " +-5%", $2,
+               $2 == 1 ? "process" : "processes", $5, $4, $3
+             inner = "," }')"
 fi
 
 # --- BigGemm n=8192: the sync's cost under 3% of the step in every process. Each process's
@@ -257,15 +238,6 @@ else
   }
   per_run overhead_us >"$work/over.txt" || exit 2
   per_run baseline_us >"$work/base.txt" || exit 2
-  # by_key FORMAT: "KEY VALUE" lines in; "KEY N MEDIAN MAX MIN" out, a line a key, sorted by key,
-  # the values printed in FORMAT.
-  by_key() {
-    sort -k1,1 -k2,2g |
-      awk -v f="$1" '{ v[$1] = v[$1] " " $2 }
-        END { for (r in v) { k = split(substr(v[r], 2), x, " ")
-              m = k % 2 ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2
-              printf "%s %d " f " " f " " f "\n", r, k, m, x[k], x[1] } }' | sort
-  }
   # without_run: "run/benchmark ..." lines as "benchmark ...".
   without_run() { sed 's|^[^/ ]*/||'; }
   # "run/benchmark PERCENT" a process row: its overhead in % of its step.
