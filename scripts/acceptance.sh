@@ -17,7 +17,7 @@
 #                  the process rows at 3% or more and in the others, from baseline_host_us, and
 #                  how the overhead follows it: slope and correlation over each row's processes)
 #   sweep          scripts/run.sh (the default sweep) under 180 s, --benchmark_filter=SmallGemm
-#                  under 30 s, both without error
+#                  under 30 s, both without error (info: the sweep with --anatomy=on, where run)
 #
 #   scripts/acceptance.sh DIR...
 #
@@ -300,23 +300,30 @@ else
 fi
 
 # --- the sweep's time.
+# check LINES LIMIT: "SLOWEST FAILURES" over the lines ("... exit RC, T s"); false where the
+# slowest is not under LIMIT or one failed.
+check() {
+  sed -E 's/.* exit ([0-9]+), ([0-9]+) s.*/\1 \2/' <<<"$1" |
+    awk -v lim="$2" '{ if ($2 > w) w = $2; if ($1 != 0) f++ } END { printf "%d %d\n", w, f; exit !(w < lim && f == 0) }'
+}
 sweeps="$(lines '^sweep: run\.sh exit ')"
 smalls="$(lines '^smallgemm: exit ')"
 if [ -z "$sweeps" ] || [ -z "$smalls" ]; then
   verdict 0 sweep "not run (need scripts/run.sh and --benchmark_filter=SmallGemm timed)"
 else
-  # check LINES LIMIT: "SLOWEST FAILURES" over the lines ("... exit RC, T s"); false where the
-  # slowest is not under LIMIT or one failed.
-  check() {
-    sed -E 's/.* exit ([0-9]+), ([0-9]+) s.*/\1 \2/' <<<"$1" |
-      awk -v lim="$2" '{ if ($2 > w) w = $2; if ($1 != 0) f++ } END { printf "%d %d\n", w, f; exit !(w < lim && f == 0) }'
-  }
   ok=1
   res="$(check "$sweeps" 180)" || ok=0
   read -r ws wf <<<"$res"
   res="$(check "$smalls" 30)" || ok=0
   read -r ss sf <<<"$res"
   verdict "$ok" sweep "run.sh at most ${ws} s over $(wc -l <<<"$sweeps") runs ($wf failed), SmallGemm at most ${ss} s over $(wc -l <<<"$smalls") ($sf failed) (need under 180 s and 30 s)"
+fi
+
+# The default sweep with the anatomy's passes: information, as the anatomy is off by default.
+anatomies="$(lines '^anatomy sweep: run\.sh --anatomy=on exit ')"
+if [ -n "$anatomies" ]; then
+  read -r aw af <<<"$(check "$anatomies" 0)"
+  info anatomy "run.sh --anatomy=on at most ${aw} s over $(wc -l <<<"$anatomies") runs ($af failed)"
 fi
 
 skipped="$(lines '^skipped ')"

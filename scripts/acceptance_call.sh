@@ -12,6 +12,7 @@
 #             as the README says to quote a number)
 #   biggemm   BigGemm Async/DeviceSync n=8192, every dtype, in BIGGEMM_PROCESSES processes
 #   sweep     scripts/run.sh (build, default sweep, report), then --benchmark_filter=SmallGemm
+#   anatomy   scripts/run.sh --anatomy=on: the default sweep with the step anatomy's passes, timed
 #
 #   scripts/acceptance_call.sh OUT [PART...]
 #   (default: test gate headline headline_long biggemm fidelity fidelity)
@@ -21,7 +22,7 @@
 # a timeout of what is left, so the call ends in time and keeps what it measured. OUT gets at most
 # 8 files (what a device call brings back): summary.txt (one line per part, what acceptance.sh
 # reads), clean/host1us/host10/gpu10.json, headline.json, headline_long.json (each the merge of
-# its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweep's JSON).
+# its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweeps' JSON).
 #
 # Environment: BUDGET_S, PROCESSES (default 10), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2),
 # ACCEPTANCE_WORK (the work folder, emptied first; default /tmp/acceptance).
@@ -39,8 +40,8 @@ shift
 parts=("$@")
 [ ${#parts[@]} -ge 1 ] || parts=(test gate headline headline_long biggemm fidelity fidelity)
 for p in "${parts[@]}"; do
-  case "$p" in test | fidelity | gate | headline | headline_long | biggemm | sweep) ;;
-    *) bad "unknown part '$p' (test, fidelity, gate, headline, headline_long, biggemm or sweep)" ;;
+  case "$p" in test | fidelity | gate | headline | headline_long | biggemm | sweep | anatomy) ;;
+    *) bad "unknown part '$p' (test, fidelity, gate, headline, headline_long, biggemm, sweep or anatomy)" ;;
   esac
 done
 budget="${BUDGET_S:-570}"
@@ -71,6 +72,7 @@ estimate() {
     headline) echo $((3 * ${HEADLINE_PROCESSES:-6})) ;;
     headline_long) echo $((10 * ${HEADLINE_PROCESSES:-6})) ;;
     biggemm) echo $((8 * ${BIGGEMM_PROCESSES:-2})) ;; sweep) echo 130 ;; build) echo 50 ;;
+    anatomy) echo 220 ;;  # the sweep took 137 s on an H100 with one pass a benchmark; now three
   esac
 }
 left() { echo $((budget - $(elapsed))); }
@@ -173,6 +175,13 @@ run_part() {
       note "smallgemm: exit $rc2, $(($(date +%s) - t1)) s"
       [ $rc -eq 0 ] && [ $rc2 -eq 0 ]
       return
+      ;;
+    anatomy)
+      (cd "$tree" && BUILD_DIR="$tree/build" OUT_JSON="$work/logs/anatomy_sweep.json" \
+        timeout "$(left)" bash scripts/run.sh --anatomy=on) >"$work/logs/anatomy_sweep.txt" 2>&1
+      rc=$?
+      note "anatomy sweep: run.sh --anatomy=on exit $rc, $(($(date +%s) - t0)) s"
+      return $rc
       ;;
   esac
 }

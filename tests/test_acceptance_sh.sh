@@ -207,6 +207,14 @@ sed -i 's/run.sh exit 0, 92 s/run.sh exit 0, 185 s/' "$work/c3/summary.txt"
 judge sweep_slow 1 '^FAIL  sweep +run\.sh at most 185 s' -- "${good[@]}"
 sed -i 's/run.sh exit 0, 185 s/run.sh exit 1, 92 s/' "$work/c3/summary.txt"
 judge sweep_failed 1 '^FAIL  sweep +run\.sh at most 92 s over 1 runs \(1 failed\)' -- "${good[@]}"
+sed -i 's/run.sh exit 1, 92 s/run.sh exit 0, 92 s/' "$work/c3/summary.txt"
+# The sweep with the anatomy is information: it is shown where run, and decides nothing.
+! "$repo/scripts/acceptance.sh" "${good[@]}" 2>&1 | grep -q '^info  anatomy' ||
+  fail "anatomy: an info line with no anatomy sweep run"
+echo "anatomy sweep: run.sh --anatomy=on exit 0, 171 s" >>"$work/c1/summary.txt"
+echo "anatomy sweep: run.sh --anatomy=on exit 1, 150 s" >>"$work/c3/summary.txt"
+judge anatomy_sweep 0 '^info  anatomy +run\.sh --anatomy=on at most 171 s over 2 runs \(1 failed\)$' \
+  '^Result: 7 of 7' -- "${good[@]}"
 
 # A call that ran nothing passes nothing.
 mkdir -p "$work/empty"
@@ -265,6 +273,7 @@ cp "$BUILD_DIR/bench/sync_bench" "$BUILD_DIR/summary/sync_summary"
 chmod +x "$BUILD_DIR/bench/sync_bench" "$BUILD_DIR/summary/sync_summary"
 STUB
 cat >"$call/scripts/run.sh" <<'STUB'
+echo "run.sh $*" >>"$CALLS"
 echo $(($(cat "$FAKE_NOW") + RUN_SH_TAKES)) >"$FAKE_NOW"
 STUB
 # shellcheck disable=SC2016  # the stub's own variables
@@ -288,6 +297,17 @@ for takes in 180 185; do
   tar -xOzf "$work/o2/logs.tar.gz" ./smallgemm.txt 2>/dev/null | grep -q '^skipped smallgemm' ||
     fail "sweep $left s left: smallgemm.txt does not say it was skipped"
 done
+
+# The anatomy part: run.sh with the anatomy's passes on, timed.
+echo 1000 >"$FAKE_NOW"
+rm -rf "$CALLS" "$work/o2"
+out="$(PATH="$work/callbin:$PATH" BUDGET_S=580 RUN_SH_TAKES=170 ACCEPTANCE_WORK="$work/acc2" \
+  "$call/scripts/acceptance_call.sh" "$work/o2" anatomy 2>&1)"
+status=$?
+[ $status -eq 0 ] || fail "anatomy part: exit $status, expected 0: $out"
+grep -q '^anatomy sweep: run.sh --anatomy=on exit 0, 170 s$' "$work/o2/summary.txt" ||
+  fail "anatomy part: no timed line: $(cat "$work/o2/summary.txt")"
+grep -qx 'run.sh --anatomy=on' "$CALLS" || fail "anatomy part: run.sh ran as: $(cat "$CALLS")"
 
 [ $failures -eq 0 ] && echo "acceptance.sh and acceptance_call.sh: every case as expected"
 exit $((failures > 0))
