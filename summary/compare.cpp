@@ -131,6 +131,11 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   const double half_width =
       (std::clamp(in.high, 0.0, kMaxHostSlope) - std::clamp(in.low, 0.0, kMaxHostSlope)) / 2.0;
   c.host_slope_error = half_width * std::abs(median(xn->reps) - reference);
+  // Between speeds that neither run reached, the slope is a guess: a host whose speed switches
+  // between two levels moves the overhead in a step that no run on one level sees
+  // (kUnreachedHostSlope).
+  c.host_unreached = unreached_distance(xb->reps, xn->reps, kHostReach);
+  if (!std::isnan(c.host_unreached)) c.host_slope_error += kUnreachedHostSlope * c.host_unreached;
   for (std::size_t i = 0; i < vb.size(); ++i) vb[i] -= c.host_slope * (xb->reps[i] - reference);
   for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
 }
@@ -458,7 +463,12 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       if (!std::isnan(c.host_slope)) {
         c.raw_delta = c.next.center - c.base.center;
         c.gate += " (host-adjusted: slope " + fmt_fixed(c.host_slope, 2) + ": +" +
-                  fmt_fixed(c.host_slope_error, 2) + " us to the limit for its error)";
+                  fmt_fixed(c.host_slope_error, 2) + " us to the limit for its error";
+        if (c.host_unreached > 0.0)
+          // No comma: scripts read the CSV's columns with awk -F,.
+          c.gate += "; " + fmt_fixed(c.host_unreached, 2) +
+                    " us between the two runs' host speeds that neither reached";
+        c.gate += ")";
         c.base = summary_of(*mb, vb);
         c.next = summary_of(*mn, vn);
       }

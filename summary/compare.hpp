@@ -63,6 +63,18 @@ inline constexpr double kLaunchRateMachinePct = 10.0;
 inline constexpr double kMaxHostSlope = 3.0;
 // The host slope's interval: two-sided 95%.
 inline constexpr double kHostSlopeZ = 1.96;
+// Between the two runs' median host speeds, a stretch that fewer than kHostReach processes of
+// either run reached is one the slope was not fitted on (Theil-Sen is built so that one process
+// does not steer it): over that stretch the overhead may follow the host by up to this much more
+// or less than the slope says, and the limit widens by it. Two calls on one H100 whose hosts ran
+// at two speeds, all of one call's processes fast and 9 of 10 of the other's slow, read
+// SmallGemm/BulkRead/pinned +1.70 us against a limit of 1.47 and SpinKernel/ScalarRead/pinned
+// after 10 us +1.49 against 1.25 (results/h100/acceptance3/). Fitted across calls on one GPU, the
+// slope exceeded the slope within calls by 0.70 us/us at most over 12 H100 calls and 0.61 over
+// 71 H200 calls (results/h100/unreached_host/).
+inline constexpr double kUnreachedHostSlope = 1.0;
+inline constexpr std::size_t kHostReach = 2;
+
 // A paired overhead that falls as the host slows (within_group_kendall_z below -kHostRaceZ: one-
 // sided p < 0.005) is a wait that the host's speed sets: the later the host reaches the sync, the
 // less of the GPU's work is left. TrainLoop/ItemEveryStep on the H200s: 8-10 us on a slow host,
@@ -99,8 +111,11 @@ struct Comparison {
   double raw_delta = kNaN;
   // And what the slope's error can move NEW's median by, added to the limit: half the width of its
   // interval (within_group_slope_interval at kHostSlopeZ, clamped as the slope is) times how far
-  // NEW's median baseline is from BASE's.
+  // NEW's median baseline is from BASE's; plus kUnreachedHostSlope times host_unreached.
   double host_slope_error = kNaN;
+  // How far apart the two runs' hosts ran where neither reached (unreached_distance at
+  // kHostReach), in us of the regressor; NaN when the row was not adjusted.
+  double host_unreached = kNaN;
   // BASE's GPUs with kMinMachineRepetitions repetitions of this row or more, and, when BASE and
   // NEW are not one GPU and there are kMinMachines of them, how far one more machine's median may
   // land from BASE's (the prediction interval; NaN else): the limit is at least this, and at

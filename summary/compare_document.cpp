@@ -120,11 +120,28 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   t.header = {"benchmark", "gate", "base", "new", "change", "limit", "p-value", "reps", "verdict"};
   t.align = {Align::left,  Align::left,  Align::right, Align::right, Align::right,
              Align::right, Align::right, Align::right, Align::left};
-  doc.tidy.header = {
-      "benchmark",        "time_unit",       "metric",       "gate",  "base_median", "new_median",
-      "change_pct",       "delta",           "noise",        "limit", "p_value",     "u_method",
-      "base_repetitions", "new_repetitions", "verdict",      "bound", "resolution",  "host_slope",
-      "raw_delta",        "base_gpus",       "machine_limit"};
+  doc.tidy.header = {"benchmark",
+                     "time_unit",
+                     "metric",
+                     "gate",
+                     "base_median",
+                     "new_median",
+                     "change_pct",
+                     "delta",
+                     "noise",
+                     "limit",
+                     "p_value",
+                     "u_method",
+                     "base_repetitions",
+                     "new_repetitions",
+                     "verdict",
+                     "bound",
+                     "resolution",
+                     "host_slope",
+                     "raw_delta",
+                     "base_gpus",
+                     "machine_limit",
+                     "host_unreached"};
   for (const Comparison& c : res.rows) {
     const std::string p = c.has_utest ? fmt_p(c.utest.p) : "no test";
     const std::string method =
@@ -158,7 +175,8 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
                              fmt_exact(c.host_slope),
                              fmt_exact(c.raw_delta),
                              std::to_string(c.machines),
-                             fmt_exact(c.machine_limit)});
+                             fmt_exact(c.machine_limit),
+                             fmt_exact(c.host_unreached)});
   }
   if (res.single_repetition)
     t.notes.push_back(

@@ -121,6 +121,22 @@ double within_group_kendall_z(const std::vector<Points>& groups) {
   return variance > 0.0 ? s / std::sqrt(variance) : kNaN;
 }
 
+double unreached_distance(std::vector<double> a, std::vector<double> b, std::size_t reach) {
+  if (reach == 0 || a.size() < reach || b.size() < reach || any_nan(a) || any_nan(b)) return kNaN;
+  double from = median(a), to = median(b);
+  if (to < from) {  // mirror, so that b lies above a
+    for (double& v : a) v = -v;
+    for (double& v : b) v = -v;
+    from = -from;
+    to = -to;
+  }
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const double a_reaches = a[a.size() - reach];  // the reach-th largest of a
+  const double b_reaches = b[reach - 1];         // the reach-th smallest of b
+  return std::max(0.0, std::min(to, b_reaches) - std::max(from, a_reaches));
+}
+
 bool has_two_groups(std::vector<double> v, double min_gap) {
   if (any_nan(v)) return false;
   std::sort(v.begin(), v.end());

@@ -59,6 +59,13 @@ double within_group_kendall_z(const std::vector<Points>& groups);
 // the gap when most landed in one. A skewed sample (a tail of slow processes) has no such gap.
 bool has_two_groups(std::vector<double> values, double min_gap);
 
+// How far apart two samples of a regressor lie where neither reaches: from a's median towards b's,
+// the stretch between the two that no `reach` values of a and no `reach` values of b lie in
+// (beyond a's reach-th value from that end and short of b's), clipped to the two medians. 0 when
+// either sample reaches the other's median with `reach` values, or the medians are equal. NaN
+// when a sample is shorter than reach or holds a NaN.
+double unreached_distance(std::vector<double> a, std::vector<double> b, std::size_t reach);
+
 // The two-sided quantile of Student's t with df degrees of freedom: the t with P(|T| <= t) =
 // 1 - alpha. df >= 1, 0 < alpha < 1; NaN else. (The width of a prediction interval from df + 1
 // values: how far the next one may land from their mean, in their standard deviations.)

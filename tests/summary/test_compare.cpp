@@ -402,6 +402,47 @@ TEST(Compare, HostSlopeErrorWidensTheLimitWithTheHostDistance) {
   EXPECT_NE(slower.gate.find("us to the limit for its error"), std::string::npos) << slower.gate;
 }
 
+// A host that switches between two speeds for a whole run (results/h100/acceptance3/, calls 3 and
+// 5 on one H100): SmallGemm/BulkRead/pinned's overhead is flat within each speed and 1.5 us higher
+// on the slow one. BASE ran every process fast and NEW 9 of 10 slow, so the slope within the runs
+// is flat and says nothing of the step. The limit takes 1 us per us of the stretch between the
+// two runs' hosts that neither reached, and the step is not a regression; a cost where the hosts
+// meet is still caught.
+TEST(Compare, HostSpeedsNeitherRunReachedWidenTheLimit) {
+  const std::string id = "SmallGemm/BulkRead/pinned/fp16/cublas/n:512";
+  const std::vector<double> fast = {7.31, 7.48, 7.48, 7.54, 7.55, 7.59, 7.66, 7.66, 7.69, 7.91};
+  const std::vector<double> fast_overhead = {24.67, 24.70, 24.60, 24.59, 24.82,
+                                             24.77, 25.29, 24.64, 24.51, 24.66};
+  const std::vector<double> slow = {8.05,  10.70, 10.89, 11.07, 11.09,
+                                    11.12, 11.28, 12.37, 12.50, 14.70};
+  const std::vector<double> slow_overhead = {25.05, 26.20, 27.28, 26.45, 26.61,
+                                             26.71, 26.27, 27.30, 26.01, 26.05};
+  const auto run = [&](const std::vector<double>& hosts, const std::vector<double>& overhead) {
+    return on_gpu({test::syncing_every_step(test::paired_processes(id, hosts, overhead))}, "GPU-e");
+  };
+  const RunData base = run(fast, fast_overhead);
+  const CompareResult switched_res = compare_runs(base, run(slow, slow_overhead), {});
+  const Comparison& switched = row(switched_res, id);
+  EXPECT_TRUE(switched_res.same_gpu);
+  EXPECT_NEAR(switched.host_unreached, 10.70 - 7.69,
+              1e-9);  // NEW's 2nd fastest, BASE's 2nd slowest
+  EXPECT_GT(switched.delta, 1.2);
+  EXPECT_EQ(switched.verdict, Verdict::unchanged) << switched.gate;
+  EXPECT_NE(switched.gate.find("3.01 us between the two runs' host speeds that neither reached"),
+            std::string::npos)
+      << switched.gate;
+  // Without the stretch's term the step reads as a regression.
+  EXPECT_GT(switched.delta, switched.limit - kUnreachedHostSlope * switched.host_unreached);
+
+  // Hosts that meet: nothing unreached, and a 1.5 us cost is caught.
+  std::vector<double> costlier = fast_overhead;
+  for (double& o : costlier) o += 1.5;
+  const CompareResult met_res = compare_runs(base, run(fast, costlier), {});
+  const Comparison& met = row(met_res, id);
+  EXPECT_DOUBLE_EQ(met.host_unreached, 0.0);
+  EXPECT_EQ(met.verdict, Verdict::regression) << met.gate;
+}
+
 // TrainLoop/ItemEveryStep's .item() waits less on a slower host (results/h200/item_every_step/):
 // 14-16 us where the host is fast, 8-10 where it is slow, a switch no slope fits. Between two
 // machines whose hosts differ, the row is not gated; on one machine it is, raw (no negative slope).

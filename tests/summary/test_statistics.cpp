@@ -165,6 +165,30 @@ TEST(Statistics, HasTwoGroups) {
   EXPECT_TRUE(has_two_groups(three_apart, 2.9));
 }
 
+// Two samples of host speed that do not meet: the stretch between their medians that neither
+// reaches with `reach` values, measured from either side, mirrored, with one wild value that a
+// reach of 2 does not count, and what is no distance at all.
+TEST(Statistics, UnreachedDistance) {
+  const std::vector<double> fast = {1.0, 2.0, 3.0, 4.0, 5.0};
+  const std::vector<double> slow = {10.0, 11.0, 12.0, 13.0, 14.0};
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, slow, 2), 11.0 - 4.0);
+  EXPECT_DOUBLE_EQ(unreached_distance(slow, fast, 2), 11.0 - 4.0);  // either way round
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, slow, 1), 10.0 - 5.0);
+  // One fast process that ran slow reaches nothing at a reach of 2; at 1 it closes the gap.
+  const std::vector<double> one_wild = {1.0, 2.0, 3.0, 4.0, 20.0};
+  EXPECT_DOUBLE_EQ(unreached_distance(one_wild, slow, 2), 11.0 - 4.0);
+  EXPECT_DOUBLE_EQ(unreached_distance(one_wild, slow, 1), 0.0);
+  // Two of one sample at the other's median: reached. Clipped to the medians: a far tail of the
+  // slow sample does not count beyond its median.
+  EXPECT_DOUBLE_EQ(unreached_distance({1.0, 2.0, 3.0, 12.0, 12.5}, slow, 2), 0.0);
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, {6.0, 7.0, 8.0, 30.0, 40.0}, 2), 7.0 - 4.0);
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, {5.5, 6.0, 6.5, 7.0, 40.0}, 3), 6.5 - 3.0);
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, fast, 2), 0.0);
+  EXPECT_TRUE(std::isnan(unreached_distance(fast, slow, 0)));
+  EXPECT_TRUE(std::isnan(unreached_distance({1.0}, slow, 2)));
+  EXPECT_TRUE(std::isnan(unreached_distance({1.0, kNaN, 3.0}, slow, 2)));
+}
+
 TEST(Statistics, StudentTQuantile) {
   // Two-sided critical values as printed in t tables (Abramowitz and Stegun table 26.10).
   EXPECT_NEAR(student_t_quantile(0.05, 1), 12.706, 5e-4);
