@@ -178,11 +178,12 @@ TEST(Statistics, UnreachedDistance) {
   const std::vector<double> one_wild = {1.0, 2.0, 3.0, 4.0, 20.0};
   EXPECT_DOUBLE_EQ(unreached_distance(one_wild, slow, 2), 11.0 - 4.0);
   EXPECT_DOUBLE_EQ(unreached_distance(one_wild, slow, 1), 0.0);
-  // Two of one sample at the other's median: reached. Clipped to the medians: a far tail of the
-  // slow sample does not count beyond its median.
+  // Two of one sample at the other's median: reached.
   EXPECT_DOUBLE_EQ(unreached_distance({1.0, 2.0, 3.0, 12.0, 12.5}, slow, 2), 0.0);
   EXPECT_DOUBLE_EQ(unreached_distance(fast, {6.0, 7.0, 8.0, 30.0, 40.0}, 2), 7.0 - 4.0);
-  EXPECT_DOUBLE_EQ(unreached_distance(fast, {5.5, 6.0, 6.5, 7.0, 40.0}, 3), 6.5 - 3.0);
+  // A reach past either median is clipped to the medians: the 4th largest of fast (2) and the 4th
+  // smallest of {6..10} (9) lie beyond them, and only the stretch between the medians counts.
+  EXPECT_DOUBLE_EQ(unreached_distance(fast, {6.0, 7.0, 8.0, 9.0, 10.0}, 4), 8.0 - 3.0);
   EXPECT_DOUBLE_EQ(unreached_distance(fast, fast, 2), 0.0);
   EXPECT_TRUE(std::isnan(unreached_distance(fast, slow, 0)));
   EXPECT_TRUE(std::isnan(unreached_distance({1.0}, slow, 2)));
