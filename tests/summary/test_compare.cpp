@@ -424,8 +424,8 @@ TEST(Compare, HostSpeedsNeitherRunReachedWidenTheLimit) {
   const CompareResult switched_res = compare_runs(base, run(slow, slow_overhead), {});
   const Comparison& switched = row(switched_res, id);
   EXPECT_TRUE(switched_res.same_gpu);
-  EXPECT_NEAR(switched.host_unreached, 10.70 - 7.69,
-              1e-9);  // NEW's 2nd fastest, BASE's 2nd slowest
+  // From BASE's 2nd slowest process to NEW's 2nd fastest.
+  EXPECT_NEAR(switched.host_unreached, 10.70 - 7.69, 1e-9);
   EXPECT_GT(switched.delta, 1.2);
   EXPECT_EQ(switched.verdict, Verdict::unchanged) << switched.gate;
   EXPECT_NE(switched.gate.find("3.01 us between the two runs' host speeds that neither reached"),
