@@ -400,11 +400,16 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     // The kept pass (the median of three) is a separate run of the same steps with CUPTI recording
     // every call, which costs 1-2 us per top-level call on the H100 (NullKernel/Async 4.5 -> 7.3
     // us with 3 calls, pageable .item() 12.8 -> 24.0 us with 6): never much shorter than the timed
-    // step, and longer by at most 4 us a call.
+    // step. The upper bound is there to catch a window that takes in more than the steps (warm-up,
+    // the gaps between passes), which would add many steps' worth. It is not a claim about
+    // CUPTI's cost, which depends on the host: at most 2.5 us a call for these three rows in every
+    // run without injection under results/h100/, but 4.5 us a call (DeviceSync 10.1 -> 28.1 us,
+    // its host calls 2.3x slower than usual) in one test.sh run on a fresh H100
+    // (results/h100/acceptance5/).
     const double timed = b.at("real_time").get<double>();
     const double traced = b.at("anatomy_step_us").get<double>();
     EXPECT_GT(traced, 0.8 * timed) << name << " " << b;
-    EXPECT_LT(traced, timed + 4.0 * b.at("anatomy_api_calls").get<double>()) << name << " " << b;
+    EXPECT_LT(traced, timed + 10.0 * b.at("anatomy_api_calls").get<double>()) << name << " " << b;
     // Where the pass is more than 10% off the timed step, the row says so.
     const double gap = (traced - timed) / timed;
     EXPECT_NEAR(b.at("anatomy_gap_pct").get<double>(), 100.0 * gap, 1e-6) << name;
