@@ -404,7 +404,7 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     // the gaps between passes), which would add many steps' worth. It is not a claim about
     // CUPTI's cost, which depends on the host: at most 2.5 us a call for these three rows in every
     // run without injection under results/h100/, but 4.5 us a call (DeviceSync 10.1 -> 28.1 us,
-    // its host calls 2.3x slower than usual) in one test.sh run on a fresh H100
+    // its host-side times 1.4-3x their usual) in one test.sh run on a fresh H100
     // (results/h100/acceptance5/).
     const double timed = b.at("real_time").get<double>();
     const double traced = b.at("anatomy_step_us").get<double>();
