@@ -11,7 +11,8 @@
 #   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads,
 #                  measured 2 s a benchmark (as a quoted number is): in every call, 6 processes or
 #                  more, each within +-5% of the call's median (info: the default rule's spread;
-#                  how fast the host was in the process rows outside +-5% and in the others)
+#                  the calls' medians against each other; how fast the host was in the process
+#                  rows outside +-5% and in the others)
 #   biggemm        BigGemm DeviceSync n=8192, every dtype and backend: in every process, the paired
 #                  overhead under 3% of that process's Async step (info: how fast the host was in
 #                  the process rows at 3% or more and in the others, from baseline_host_us, and
@@ -191,6 +192,17 @@ fi
 res="$(spread headline.json)" || exit 2
 [ "${res%% *}" = -1 ] ||
   info "default rule" "${res#* } ($([ "${res%% *}" = 1 ] && echo within || echo not within) +-5%)"
+# Whether a second call (often a second machine) gives the first's number: each row's call medians
+# against the median of them, over the calls that measured it 2 s a benchmark.
+long=()
+for d in "${dirs[@]}"; do [ -r "$d/headline_long.json" ] && long+=("$d/headline_long.json"); done
+if [ ${#long[@]} -ge 2 ]; then
+  headline_rows='^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$'
+  rows="$(for f in "${long[@]}"; do csv overhead_us "$headline_rows" "$f" || exit 2; done)" || exit 2
+  info "headline calls" "$(awk '{ print $2, $3 }' <<<"$rows" | by_key %.6g |
+    awk '{ printf "%s%s: call medians %.2f-%.2f us over %d calls ", (NR > 1 ? "; " : ""), $1, $5, $4, $2
+           printf "(%+.1f%%/%+.1f%% of their median %.2f)", 100 * ($5 / $3 - 1), 100 * ($4 / $3 - 1), $3 }')"
+fi
 # How fast each process's host was while the overheads were measured (baseline_host_us), as a
 # multiple of its call's median for that row, in the process rows outside +-5% and in the others:
 # a sync's cost is largely the host's work after it wakes. Runs from before sync_bench had the

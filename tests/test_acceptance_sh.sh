@@ -149,6 +149,7 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  across calls +host1us: 50 of 80 flagged \(62\.5%\)' \
   '^PASS  headline .*NullKernel/DeviceSync 5\.40 us \(5\.40-5\.40, \+0\.0%/\+0\.0%, 6 processes\).*\(2 s a benchmark' \
   '^info  default rule .*\(within \+-5%\)' \
+  '^info  headline calls +NullKernel/DeviceSync: call medians 5\.40-5\.40 us over 3 calls \(\+0\.0%/\+0\.0% of their median 5\.40\); SmallGemm' \
   "^info  headline host +host time per step against its call's median for the row: NullKernel/DeviceSync: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\); SmallGemm/DeviceSync/fp16/cublas/n:512: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\)$" \
   '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
   '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
@@ -178,6 +179,12 @@ judge headline_spread 1 '^FAIL  headline .*/c2: NullKernel/DeviceSync 5\.40 us \
   -- "${good[@]}"
 make_call "$work/c2" 2 3 "5.4 5.4 5.4 5.4 5.4"
 judge headline_five 1 '^FAIL  headline .*5 processes' -- "${good[@]}"
+# A call whose processes agree with each other but not with the other calls: the criterion holds,
+# and the calls' line shows the gap.
+make_call "$work/c2" 2 3 "5.7 5.7 5.7 5.7 5.7 5.7"
+judge headline_calls 0 '^PASS  headline' \
+  '^info  headline calls +NullKernel/DeviceSync: call medians 5\.40-5\.70 us over 3 calls \(\+0\.0%/\+5\.6% of their median 5\.40\); SmallGemm/DeviceSync/fp16/cublas/n:512: call medians 8\.20-8\.20 us over 3 calls \(\+0\.0%/\+0\.0% of their median 8\.20\)$' \
+  -- "${good[@]}"
 # The default rule's spread is shown, and does not decide.
 make_call "$work/c2" 2 3 "" "" "5.4 5.3 5.5 5.4 5.9 5.4"
 judge default_rule_spread 0 '^PASS  headline' \
