@@ -160,6 +160,7 @@ by_key() {
 }
 
 # --- headline overheads: each call's processes within +-5% of their median.
+headline_rows='^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$'
 # spread FILE: over every DIR that has FILE, "OK TEXT": OK 1 when each call's processes (6 or
 # more) are within +-5% of the call's median for both rows, 0 otherwise, -1 when no DIR has FILE.
 spread() {
@@ -167,7 +168,7 @@ spread() {
   for d in "${dirs[@]}"; do
     [ -r "$d/$1" ] || continue
     found=1
-    rows="$(csv overhead_us '^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$' "$d/$1")" || exit 2
+    rows="$(csv overhead_us "$headline_rows" "$d/$1")" || exit 2
     [ "$(wc -l <<<"$rows")" -eq 2 ] || { ok=0; text+="$d: the two rows are not both there; "; continue; }
     while read -r _ name med lo hi reps; do
       line="$(awk -v n="$name" -v m="$med" -v l="$lo" -v h="$hi" -v r="$reps" 'BEGIN {
@@ -197,7 +198,6 @@ res="$(spread headline.json)" || exit 2
 long=()
 for d in "${dirs[@]}"; do [ -r "$d/headline_long.json" ] && long+=("$d/headline_long.json"); done
 if [ ${#long[@]} -ge 2 ]; then
-  headline_rows='^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$'
   rows="$(for f in "${long[@]}"; do csv overhead_us "$headline_rows" "$f" || exit 2; done)" || exit 2
   info "headline calls" "$(awk '{ print $2, $3 }' <<<"$rows" | by_key %.6g |
     awk '{ printf "%s%s: call medians %.2f-%.2f us over %d calls ", (NR > 1 ? "; " : ""), $1, $5, $4, $2
@@ -210,9 +210,8 @@ fi
 processes_of headline_long "$work/head"
 head=("$work"/head/*.json)
 if [ -e "${head[0]}" ] && grep -q '"baseline_host_us"' "${head[@]}"; then
-  rows_re='^(NullKernel/DeviceSync|SmallGemm/DeviceSync/fp16/cublas/n:512)$'
-  over="$(csv overhead_us "$rows_re" "${head[@]}")" || exit 2
-  host="$(csv baseline_host_us "$rows_re" "${head[@]}")" || exit 2
+  over="$(csv overhead_us "$headline_rows" "${head[@]}")" || exit 2
+  host="$(csv baseline_host_us "$headline_rows" "${head[@]}")" || exit 2
   # "run/benchmark VALUE" a line, sorted for join.
   awk '{ print $1 "/" $2, $3 }' <<<"$over" | sort >"$work/head_over.txt"
   awk '{ print $1 "/" $2, $3 }' <<<"$host" | sort >"$work/head_host.txt"
