@@ -110,6 +110,7 @@ void prepare_run(const sync_bench::Options& options) {
     sync_bench::set_sync_accounting(std::move(subscription));
   }
   benchmark::AddCustomContext("sync_accounting", accounting);
+  benchmark::AddCustomContext("stopping_rule", sync_bench::describe(options.stopping));
   benchmark::AddCustomContext("nccl", sync_bench::prepare_nccl());
   // --devices as given (absent: the default, --device and the next one): MultiGpu on other GPUs,
   // or on one GPU named twice, is another setting, which merge refuses to mix and compare names.

@@ -14,6 +14,13 @@ double Injection::seconds_for(const std::string& benchmark, double step_seconds)
   return percent ? step_seconds * amount / 100.0 : amount * 1e-6;
 }
 
+std::string describe(const StoppingRule& rule) {
+  char text[128];
+  std::snprintf(text, sizeof(text), "min_rounds=%d min_time=%gs max_time=%gs max_noise=%g%%",
+                rule.min_rounds, rule.min_seconds, rule.max_seconds, rule.max_noise_pct);
+  return text;
+}
+
 std::string Injection::describe() const {
   if (kind == Kind::none) return "none";
   if (kind == Kind::fail) return "fail";

@@ -24,6 +24,11 @@ struct StoppingRule {
   double max_noise_pct = 2.0;
 };
 
+// The rule as the run's JSON context records it ("min_rounds=8 min_time=0.01s max_time=0.1s
+// max_noise=2%"): a row measured for 2 s and one measured by the default rule differ in how far a
+// single process can be trusted, and the JSON must say which it is.
+std::string describe(const StoppingRule& rule);
+
 // A known cost added to the timed steps of chosen benchmarks, so that the regression gate and the
 // fidelity test can show what they catch. Off unless asked for.
 //   host: the host busy-waits that long in every step, before the step's work (a slower host

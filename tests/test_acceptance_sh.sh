@@ -26,7 +26,7 @@ export SYNC_SUMMARY="$summary"
 processes_made=0
 # process_json FILE NAME@OVERHEAD@BASELINE[@HOST]...: one process's JSON: for each argument, the
 # paired row (step = BASELINE + OVERHEAD; baseline_host_us = HOST where given) and its Async row
-# (step = BASELINE).
+# (step = BASELINE). RULE: the stopping rule its context records (none if unset).
 process_json() {
   local file="$1" sep='' name o b h family rest async
   shift
@@ -43,7 +43,8 @@ process_json() {
       $((processes_made / 60 % 24)) $((processes_made % 60))
     printf ' "executable": "sync_bench", "num_cpus": 16, "mhz_per_cpu": 2000,'
     printf ' "cpu_scaling_enabled": false, "caches": [], "load_avg": [0, 0, 0],'
-    printf ' "library_build_type": "release", "gpu_name": "NVIDIA H200"},\n "benchmarks": ['
+    printf ' "library_build_type": "release", "gpu_name": "NVIDIA H200"%s},\n "benchmarks": [' \
+      "${RULE:+, \"stopping_rule\": \"$RULE\"}"
     for arg in "$@"; do
       IFS=@ read -r name o b h <<<"$arg"
       family="${name%%/*}" rest="${name#*/}"
@@ -80,7 +81,8 @@ EOF
 # the baseline's host time per step NULL_HOSTS, default all 3.5, and 7.0 for SmallGemm) and six
 # with the default rule (likewise, without host times), and two BigGemm processes (fp8's overhead
 # in the second as given, default 12 us of an 800 us step; the baseline's host time per step 12
-# and 10 us in the first, 14 and 15 in the second). NO_HOST=1: no host time anywhere.
+# and 10 us in the first, 14 and 15 in the second; BIG_RULE: the stopping rule their context
+# records, none by default). NO_HOST=1: no host time anywhere.
 make_call() {
   local d="$1" i p=0 q=0 hosts
   read -ra hosts <<<"${7:-3.5 3.5 3.5 3.5 3.5 3.5}"
@@ -109,9 +111,9 @@ make_call() {
     fail "merge $d"
   local h1='@12' h2='@10' h3='@14' h4='@15'
   [ "${NO_HOST:-0}" = 1 ] && h1='' h2='' h3='' h4=''
-  process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600$h1" \
+  RULE="${BIG_RULE:-}" process_json "$d/x/biggemm/run-1.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@20@1600$h1" \
     "BigGemm/DeviceSync/fp8/cublaslt/n:8192@12@800$h2"
-  process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620$h3" \
+  RULE="${BIG_RULE:-}" process_json "$d/x/biggemm/run-2.json" "BigGemm/DeviceSync/bf16/cublas/n:8192@25@1620$h3" \
     "BigGemm/DeviceSync/fp8/cublaslt/n:8192@${5:-12}@800$h4"
   # Many logs after biggemm/, as a real call has: a reader that stops at the first match must not
   # read as "no BigGemm" (tar killed by SIGPIPE under pipefail).
@@ -151,7 +153,7 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  default rule .*\(within \+-5%\)' \
   '^info  headline calls +NullKernel/DeviceSync: call medians 5\.40-5\.40 us over 3 calls \(\+0\.0%/\+0\.0% of their median 5\.40\); SmallGemm' \
   "^info  headline host +host time per step against its call's median for the row: NullKernel/DeviceSync: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\); SmallGemm/DeviceSync/fp16/cublas/n:512: within \+-5% 18 processes 1\.00-1\.00x \(median 1\.00x\)$" \
-  '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54%' \
+  '^PASS  biggemm +2 dtype/backend rows, 6 processes or more: medians 1\.40-1\.50%, worst process 1\.54% \(measured by a rule not recorded \(6 processes\); need' \
   '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
   '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
@@ -198,6 +200,11 @@ judge biggemm_over 1 \
   '^FAIL  biggemm .*worst process 3\.50%; 3% or more: BigGemm/DeviceSync/fp8/cublaslt/n:8192 3\.50%' \
   '^info  biggemm host +.*: 3% or more: 1 rows 1\.20-1\.20x, median 1\.20x; under 3%: 11 rows 0\.80-1\.20x, median 0\.92x$' \
   '^info  biggemm slope .*: slope 1\.07-2\.50 us a us, correlation 0\.45-1\.00 \(2 of 2 rows\)$' \
+  -- "${good[@]}"
+# The rule each process was measured by, as its context records it.
+BIG_RULE='min_rounds=8 min_time=2s max_time=2s max_noise=2%' make_call "$work/c2" 2 3
+judge biggemm_rule 0 \
+  '^PASS  biggemm .*\(measured by a rule not recorded \(4 processes\); min_rounds=8 min_time=2s max_time=2s max_noise=2% \(2 processes\); need under 3% in every process\)$' \
   -- "${good[@]}"
 # 10% or more is over 3% too (a number, not the text "10.50", which sorts under "3").
 make_call "$work/c2" 2 3 "" 84

@@ -59,8 +59,9 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
     }
   }
   // The context names the machine.
-  for (const char* key : {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version",
-                          "cublas_version", "host_wait_mode", "sync_bench_version"})
+  for (const char* key :
+       {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version", "cublas_version",
+        "host_wait_mode", "sync_bench_version", "stopping_rule"})
     EXPECT_TRUE(run["context"].contains(key)) << key;
 #if defined(__x86_64__)
   // The host core's measured clock, as text with two decimals; a plausible one.
@@ -240,12 +241,15 @@ TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
   EXPECT_GT(r.at("NullKernel/DeviceSync").at("blocked_us_per_step").get<double>(), 0.0);
 }
 
-TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeIsRecorded) {
+TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeAndRuleAreRecorded) {
   SKIP_WITHOUT_GPU();
   const nlohmann::json run = run_sync_bench_json(
-      "--sync_accounting=off --sync_mode=blocking --benchmark_filter='^NullKernel/StreamSync/'");
+      "--sync_accounting=off --sync_mode=blocking --sync_max_noise=3 "
+      "--benchmark_filter='^NullKernel/StreamSync/'");
   EXPECT_EQ(run.at("context").at("host_wait_mode"), "blocking");
   EXPECT_EQ(run.at("context").at("sync_accounting"), "off");
+  EXPECT_EQ(run.at("context").at("stopping_rule"),
+            "min_rounds=8 min_time=0.01s max_time=0.1s max_noise=3%");
   ASSERT_EQ(run.at("benchmarks").size(), 1u);
   EXPECT_FALSE(run["benchmarks"][0].contains("syncs_per_step"));
   // The end-of-run state follows the benchmarks.

@@ -160,6 +160,15 @@ TEST(ParseOptions, MinTimeAboveTheBudgetRaisesTheBudget) {
   EXPECT_DOUBLE_EQ(p.options.stopping.max_seconds, 2.0);
 }
 
+// What the JSON context records: the rule each row was measured by, default or as given.
+TEST(ParseOptions, TheStoppingRuleIsDescribedAsGiven) {
+  EXPECT_EQ(describe(StoppingRule{}), "min_rounds=8 min_time=0.01s max_time=0.1s max_noise=2%");
+  const Parsed p =
+      parse({"--benchmark_min_time=2", "--sync_max_noise=0.5", "--sync_min_rounds=20"});
+  ASSERT_TRUE(p.ok) << p.error;
+  EXPECT_EQ(describe(p.options.stopping), "min_rounds=20 min_time=2s max_time=2s max_noise=0.5%");
+}
+
 TEST(ParseOptions, TakesAnInjectionAndItsFilterInEitherOrder) {
   const Parsed p = parse({"--sync_inject_filter=DeviceSync", "--sync_inject=gpu:10%"});
   ASSERT_TRUE(p.ok) << p.error;
