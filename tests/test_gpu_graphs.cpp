@@ -100,8 +100,9 @@ TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
       EXPECT_GE(counter(rows, name, "graph_nodes"), 1.0) << name;
     }
     // Capture's break-even rests on the eager and replayed step times it measures in setup: they
-    // must be the steps the Eager and Replay rows time (within 2x: setup has 15 batches of each
-    // only).
+    // must be the steps the Eager and Replay rows time. Within 3x: a step mistaken for an op or a
+    // batch is 10x off or more, while setup's 61 rounds last a few tenths of a second, and the
+    // host has run 3.5x slower for longer than 15 of them (results/h100/acceptance6/call4).
     const std::string capture = "/Capture/";
     if (const std::size_t at = name.find(capture); at != std::string::npos) {
       for (const auto& [pattern, key] : {std::pair<const char*, const char*>{"/Eager/", "eager_us"},
@@ -112,8 +113,8 @@ TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
         const std::string rows_compared =
             name + " " + key + " vs " + timed + "\n" + b.dump() + "\n" +
             (timed_row == rows.end() ? "no result" : timed_row->second.dump());
-        EXPECT_GT(setup, 0.5 * time_us(rows, timed)) << rows_compared;
-        EXPECT_LT(setup, 2.0 * time_us(rows, timed)) << rows_compared;
+        EXPECT_GT(setup, time_us(rows, timed) / 3.0) << rows_compared;
+        EXPECT_LT(setup, 3.0 * time_us(rows, timed)) << rows_compared;
       }
     }
   }
