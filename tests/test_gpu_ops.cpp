@@ -5,6 +5,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -86,9 +87,11 @@ TEST(GpuOps, PairedBaselineIsWarmedUpBeforeTheFirstRound) {
   config.baseline = [&](std::int64_t i) { record('b', i); };
   measure_paired(
       stream.get(), [&](std::int64_t i) { record('s', i); }, 2, config);
-  // Step warm-up (3) and sizing (3), baseline warm-up (3), round 0 (step first), round 1.
+  // Step warm-up (3) and sizing (3 probes of 3), baseline warm-up (3), round 0 (step first),
+  // round 1.
   EXPECT_EQ(order,
-            "ssssss"
+            "sss"
+            "sssssssss"
             "bbb"
             "ssssbbbb"
             "bbbbssss");
@@ -141,6 +144,32 @@ TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
       }
     }
   }
+}
+
+// A host hiccup during one sizing probe does not size the batches: the fastest probe does. Here
+// the first probe's steps spin 300 us on the host, which alone would size the batches at the
+// minimum of 4 steps; a null kernel's steps are a few microseconds.
+TEST(GpuOps, AHiccupInOneSizingProbeDoesNotShrinkTheBatches) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  NullKernelOp op(stream.get());
+  const LoopConfig config;
+  const std::int64_t first_probe = config.warmup_steps;
+  StepStats stats;
+  run_as_benchmark("SizingHiccup", [&](benchmark::State& state) {
+    stats = run_timed_steps(
+        state, stream.get(),
+        [&](std::int64_t i) {
+          if (i >= first_probe && i < first_probe + config.sizing_steps) {
+            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(300);
+            while (std::chrono::steady_clock::now() < until) {
+            }
+          }
+          op.enqueue(i);
+        },
+        config);
+  });
+  EXPECT_GT(stats.batch, 16) << "sized by the slowed probe";
 }
 
 // A step that throws inside the sync accounting pass must not leave CUPTI subscribed: CUPTI takes
