@@ -34,9 +34,9 @@ const std::vector<int> kOpsPerStep = {1, 10, 100};
 // Rounds of an eager batch and a replay batch, alternating, behind the step times Capture measures
 // in setup: odd, so that a replay runs last. Interleaved, so that a slow stretch of the host (it
 // made 5 eager batches in a row 2.4x slower than the Eager row on an H100) falls on a few batches
-// of each, which the medians leave out. 61 (a few tenths of a second a row): on another H100 a
-// stretch 3.5x slower outlasted 15 rounds (about 30 ms) and the sizing of the row after them
-// (results/h100/acceptance6/call4).
+// of each, which the medians leave out. 61 (up to a third of a second a row): on another H100 a
+// stretch 3.5x slower outlasted 15 rounds (16 ms at the usual speed) and the sizing of the row
+// after them (results/h100/acceptance6/call4).
 constexpr int kSetupRounds = 61;
 static_assert(kSetupRounds % 2 == 1, "a replay must run last: check_final_output expects it");
 

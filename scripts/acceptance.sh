@@ -264,8 +264,8 @@ else
     range="$(awk 'NR == 1 || $4 > w { w = $4 } NR == 1 || $3 < m { m = $3 } NR == 1 || $3 > M { M = $3 }
       NR == 1 || $2 < p { p = $2 }
       END { printf "%d dtype/backend rows, %d processes or more: medians %.2f-%.2f%%, worst process %.2f%%", NR, p, m, M, w }' "$work/big.txt")"
-    # The rule the processes were measured by, from their context: 8 rounds of the default rule
-    # know a 1% overhead of a millisecond step to within about 2% of the step, 2 s to a few tenths.
+    # The rule the processes were measured by, from their context: the default rule's 8 rounds of
+    # a millisecond step give a loose median (results/h100/longer/), 2 s about 150 rounds.
     rules="$(for f in "${big[@]}"; do
       r="$(grep -o '"stopping_rule": *"[^"]*"' "$f" | head -1 | sed 's/^[^:]*: *"//; s/"$//')"
       echo "${r:-a rule not recorded}"

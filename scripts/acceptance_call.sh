@@ -12,8 +12,9 @@
 #             as the README says to quote a number)
 #   biggemm   BigGemm DeviceSync n=8192, every dtype, in BIGGEMM_PROCESSES processes, each benchmark
 #             measured for 2 s: the default rule stops a millisecond step after 8 rounds, whose
-#             median knows a 1% overhead only to within about 2% of the step (each DeviceSync row
-#             carries its paired Async baseline, so no Async row is run)
+#             per-round differences lay up to 6% of the step apart (p25 to p75) on an H100, loose
+#             for a 3% criterion (results/h100/longer/). Each DeviceSync row carries its paired
+#             Async baseline, so no Async row is run.
 #   sweep     scripts/run.sh (build, default sweep, report), then --benchmark_filter=SmallGemm
 #   anatomy   scripts/run.sh --anatomy=on: the default sweep with the step anatomy's passes, timed
 #

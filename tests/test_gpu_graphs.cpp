@@ -100,9 +100,9 @@ TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
       EXPECT_GE(counter(rows, name, "graph_nodes"), 1.0) << name;
     }
     // Capture's break-even rests on the eager and replayed step times it measures in setup: they
-    // must be the steps the Eager and Replay rows time. Within 3x: a step mistaken for an op or a
-    // batch is 10x off or more, while setup's 61 rounds last a few tenths of a second, and the
-    // host has run 3.5x slower for longer than 15 of them (results/h100/acceptance6/call4).
+    // must be the steps the Eager and Replay rows time. Within 3x: a step mistaken for an op is off
+    // by k (10 or 100), one mistaken for a batch by the batch (4 steps or more), while the host has
+    // run 3.5x slower for longer than 15 of setup's rounds (results/h100/acceptance6/call4).
     const std::string capture = "/Capture/";
     if (const std::size_t at = name.find(capture); at != std::string::npos) {
       for (const auto& [pattern, key] : {std::pair<const char*, const char*>{"/Eager/", "eager_us"},
