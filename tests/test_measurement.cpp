@@ -49,16 +49,16 @@ TEST(BatchSteps, AreWholePeriodsOfThePattern) {
 TEST(PeriodEnds, CountFromTheFirstTimedStep) {
   LoopConfig config;
   config.period = 4;
-  const PeriodEnds unpaired(config);
-  EXPECT_EQ(unpaired.first, 6);
-  EXPECT_FALSE(unpaired(8));
-  EXPECT_TRUE(unpaired(9));  // steps 6, 7, 8, 9
-  EXPECT_TRUE(unpaired(13));
+  const PeriodEnds unpaired(config);  // after 3 warm-up steps and 3 sizing probes of 3
+  EXPECT_EQ(unpaired.first, 12);
+  EXPECT_FALSE(unpaired(14));
+  EXPECT_TRUE(unpaired(15));  // steps 12, 13, 14, 15
+  EXPECT_TRUE(unpaired(19));
   config.baseline = [](std::int64_t) {};
-  const PeriodEnds paired(config);
-  EXPECT_EQ(paired.first, 9);
-  EXPECT_FALSE(paired(9));
-  EXPECT_TRUE(paired(12));
+  const PeriodEnds paired(config);  // and the baseline's 3 warm-up steps
+  EXPECT_EQ(paired.first, 15);
+  EXPECT_FALSE(paired(15));
+  EXPECT_TRUE(paired(18));
   config.period = 1;
   EXPECT_TRUE(PeriodEnds(config)(10));  // every step
 }
