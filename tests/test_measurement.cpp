@@ -45,7 +45,8 @@ TEST(BatchSteps, AreWholePeriodsOfThePattern) {
 }
 
 // A pattern acting every k steps acts on the steps that close a period counted from the first
-// timed step: 6 unpaired (3 warm-up, 3 sizing), 9 paired (the baseline's warm-up too).
+// timed step: 12 unpaired (3 warm-up, 3 sizing probes of 3), 15 paired (the baseline's warm-up
+// too).
 TEST(PeriodEnds, CountFromTheFirstTimedStep) {
   LoopConfig config;
   config.period = 4;
