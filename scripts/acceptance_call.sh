@@ -69,7 +69,7 @@ elapsed() { echo $(($(date +%s) - start)); }
 # What each part took on H200s, with some margin: a part starts only if it would end within the
 # budget. Over results/h200/acceptance6/ and acceptance7/: test 179-203 s, test_fidelity alone
 # 66-68 s, gate 143-155 s (10 processes), headline_long 52-53 s (6), biggemm 22-23 s (3), sweep
-# 116 s, the build alone 34-38 s. On an H100, biggemm measured 2 s a benchmark: 21-24 s a process
+# 116 s, the build alone 34-38 s. On an H100, biggemm measured 2 s a benchmark: 21-22 s a process
 # (results/h100/longer/).
 estimate() {
   case "$1" in
