@@ -64,9 +64,11 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
         "host_wait_mode", "sync_bench_version", "stopping_rule"})
     EXPECT_TRUE(run["context"].contains(key)) << key;
 #if defined(__x86_64__)
-  // The host core's measured clock, as text with two decimals; a plausible one.
+  // The host core's measured clock, as text with two decimals; a plausible one. Over 0.3 GHz, not
+  // 0.8: a slow stretch of the host has read 0.84 on a core whose usual reading was 2.98
+  // (results/h100/acceptance4/call6/host10.json), while a unit mistake is 1000x off.
   const double ghz = std::stod(run["context"].at("host_clock_ghz").get<std::string>());
-  EXPECT_GT(ghz, 0.8);
+  EXPECT_GT(ghz, 0.3);
   EXPECT_LT(ghz, 6.5);
 #endif
 }
