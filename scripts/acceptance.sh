@@ -266,16 +266,16 @@ else
       END { printf "%d dtype/backend rows, %d processes or more: medians %.2f-%.2f%%, worst process %.2f%%", NR, p, m, M, w }' "$work/big.txt")"
     # The rule the processes were measured by, from their context: the default rule's 8 rounds of
     # a millisecond step give a loose median (results/h100/longer/), 2 s about 150 rounds.
-    rules="$(for f in "${big[@]}"; do
+    need="(measured by $(for f in "${big[@]}"; do
       r="$(grep -o '"stopping_rule": *"[^"]*"' "$f" | head -1 | sed 's/^[^:]*: *"//; s/"$//')"
       echo "${r:-a rule not recorded}"
     done | sort | uniq -c |
-      awk '{ n = $1; sub(/^ *[0-9]+ /, ""); printf "%s%s (%d processes)", sep, $0, n; sep = "; " }')"
-    rules="measured by $rules"
+      awk '{ n = $1; sub(/^ *[0-9]+ /, ""); printf "%s%s (%d processes)", sep, $0, n; sep = "; " }'
+    ); need under 3% in every process)"
     if [ -z "$over" ]; then
-      verdict 1 biggemm "$range ($rules; need under 3% in every process)"
+      verdict 1 biggemm "$range $need"
     else
-      verdict 0 biggemm "$range; 3% or more: $over ($rules; need under 3% in every process)"
+      verdict 0 biggemm "$range; 3% or more: $over $need"
     fi
     # How fast each process's host was while its row was measured (baseline_host_us: the baseline's
     # host time per step, in the same rounds), as a multiple of that row's median over every

@@ -5,7 +5,6 @@
 
 #include <benchmark/benchmark.h>
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -17,6 +16,8 @@
 #include "device_info.hpp"
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
+#include "injected_cost.hpp"
+#include "measure_config.hpp"
 #include "ops.hpp"
 #include "step_loop.hpp"
 #include "sync_accounting.hpp"
@@ -155,16 +156,13 @@ TEST(GpuOps, AHiccupInOneSizingProbeDoesNotShrinkTheBatches) {
   NullKernelOp op(stream.get());
   const LoopConfig config;
   const std::int64_t first_probe = config.warmup_steps;
+  const InjectedCost hiccup(Injection::Kind::host, 300e-6, stream.get());
   StepStats stats;
   run_as_benchmark("SizingHiccup", [&](benchmark::State& state) {
     stats = run_timed_steps(
         state, stream.get(),
         [&](std::int64_t i) {
-          if (i >= first_probe && i < first_probe + config.sizing_steps) {
-            const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(300);
-            while (std::chrono::steady_clock::now() < until) {
-            }
-          }
+          if (i >= first_probe && i < first_probe + config.sizing_steps) hiccup.pay();
           op.enqueue(i);
         },
         config);
