@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""BigGemm n=8192 DeviceSync: how many process rows reach 3% of the step, as measured and after
+moving each to its call's median submit time.
+
+Reads every call's BigGemm processes (biggemm/run-N.json inside results/h100/*/call*/logs.tar.gz).
+Per dtype/backend row, the overhead's slope on the host's submit time (baseline_host_us), both
+relative to the call's median for the row, is fitted on every other call (least squares, us per
+us, at least 0); each process's overhead is moved along it to its call's median submit time and
+taken as a share of its Async step (baseline_us). Split by the stopping rule the processes ran
+under: 2 s a benchmark, or the default rule.
+
+    results/h100/host_slope/biggemm_slope.py
+"""
+import glob
+import json
+import statistics as st
+import tarfile
+
+LIMIT_PCT = 3.0
+
+
+def processes():
+    """{row: {call: [(submit us, overhead us, step us, rule), ...]}}"""
+    out = {}
+    for path in sorted(glob.glob('results/h100/*/call*/logs.tar.gz')):
+        with tarfile.open(path) as tar:
+            for name in tar.getnames():
+                if not (name.startswith('./biggemm/run-') and name.endswith('.json')):
+                    continue
+                run = json.load(tar.extractfile(name))
+                rule = '2 s' if 'min_time=2s' in run['context'].get('stopping_rule', '') else 'default'
+                for b in run['benchmarks']:
+                    if b.get('run_type') == 'iteration' and 'baseline_host_us' in b:
+                        row = b['name'].split('/manual_time')[0]
+                        out.setdefault(row, {}).setdefault(path, []).append(
+                            (b['baseline_host_us'], b['overhead_us'], b['baseline_us'], rule))
+    return out
+
+
+def slope(points):
+    mx, my = st.mean(p[0] for p in points), st.mean(p[1] for p in points)
+    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
+
+
+def main():
+    totals = {}
+    for row, per_call in sorted(processes().items()):
+        per_call = {c: ps for c, ps in per_call.items() if len(ps) >= 2}
+        centred = {c: [(s - st.median(p[0] for p in ps), o - st.median(p[1] for p in ps))
+                       for s, o, _, _ in ps] for c, ps in per_call.items()}
+        line = {}
+        for call, ps in per_call.items():
+            k = max(slope([p for other, qs in centred.items() if other != call for p in qs]), 0.0)
+            median_submit = st.median(p[0] for p in ps)
+            for submit, overhead, step, rule in ps:
+                raw = 100 * overhead / step
+                adjusted = 100 * (overhead - k * (submit - median_submit)) / step
+                for key in (rule, 'all'):
+                    t = line.setdefault(key, [0, 0, 0, 0.0, 0.0])
+                    t[0] += 1
+                    t[1] += raw >= LIMIT_PCT
+                    t[2] += adjusted >= LIMIT_PCT
+                    t[3], t[4] = max(t[3], raw), max(t[4], adjusted)
+        print(f'{row} ({len(per_call)} calls, pooled slope {slope([p for v in centred.values() for p in v]):.2f} us/us)')
+        for key in ('2 s', 'default'):
+            if key in line:
+                n, raw, adj, wr, wa = line[key]
+                print(f'  {key:8s} {n:3d} processes, {LIMIT_PCT:g}% or more: as measured {raw} '
+                      f'(worst {wr:.2f}%), at the call\'s median submit time {adj} (worst {wa:.2f}%)')
+                tot = totals.setdefault(key, [0, 0, 0])
+                for i in range(3):
+                    tot[i] += line[key][i]
+    for key, (n, raw, adj) in totals.items():
+        print(f'all rows, {key}: {n} process rows, {LIMIT_PCT:g}% or more: as measured {raw}, '
+              f'at the call\'s median submit time {adj}')
+
+
+if __name__ == '__main__':
+    main()
