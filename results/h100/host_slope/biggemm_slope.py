@@ -16,6 +16,8 @@ import json
 import statistics as st
 import tarfile
 
+from host_slope import slope  # least squares: (slope, correlation)
+
 LIMIT_PCT = 3.0
 
 
@@ -37,11 +39,6 @@ def processes():
     return out
 
 
-def slope(points):
-    mx, my = st.mean(p[0] for p in points), st.mean(p[1] for p in points)
-    return sum((x - mx) * (y - my) for x, y in points) / sum((x - mx) ** 2 for x, _ in points)
-
-
 def main():
     totals = {}
     for row, per_call in sorted(processes().items()):
@@ -50,7 +47,7 @@ def main():
                        for s, o, _, _ in ps] for c, ps in per_call.items()}
         line = {}
         for call, ps in per_call.items():
-            k = max(slope([p for other, qs in centred.items() if other != call for p in qs]), 0.0)
+            k = max(slope([p for other, qs in centred.items() if other != call for p in qs])[0], 0.0)
             median_submit = st.median(p[0] for p in ps)
             for submit, overhead, step, rule in ps:
                 raw = 100 * overhead / step
@@ -61,7 +58,7 @@ def main():
                     t[1] += raw >= LIMIT_PCT
                     t[2] += adjusted >= LIMIT_PCT
                     t[3], t[4] = max(t[3], raw), max(t[4], adjusted)
-        print(f'{row} ({len(per_call)} calls, pooled slope {slope([p for v in centred.values() for p in v]):.2f} us/us)')
+        print(f'{row} ({len(per_call)} calls, pooled slope {slope([p for v in centred.values() for p in v])[0]:.2f} us/us)')
         for key in ('2 s', 'default'):
             if key in line:
                 n, raw, adj, wr, wa = line[key]
