@@ -163,14 +163,15 @@ void measure_machines(Comparison& c, const Bench& b, const std::vector<double>& 
                     describe(medians).stddev * std::sqrt(1.0 + 1.0 / m);
 }
 
-// Comparison::host_paced_us for a row gated on its GPU-bound time. Between machines of one kind
+// BASE's GPU idle per step on a row gated on its GPU-bound time whose host paces the gaps (0
+// else), of which Comparison::host_paced_us takes its share. Between machines of one kind
 // the GPU's work moves by the flat threshold; the idle gaps between it move with the host. On 26
 // H200s, GraphReplay of 100 null kernels was busy 66.5-69.1 us a step (3.8% apart) and idle
 // 1.4-2.1 us behind a fast host, 2.5-3.1 us behind a slow one: 68.0-72.1 us in all, 6% apart. (A
 // 27th machine's GPU launched them 6% faster still; such rows take a wider threshold between
 // machines now: kLaunchRateNodeUs.)
 double gpu_idle_per_step(const Comparison& c, const Bench& b) {
-  if (!c.gated || c.metric != kRealTime || c.bound == "sync") return 0.0;
+  if (!c.gated || c.metric != kRealTime) return 0.0;
   const Summary busy = b.summary("gpu_busy_us"), host = b.summary("host_us");
   if (!busy.valid() || !(busy.center >= kGpuBoundShare * c.base.center)) return 0.0;
   if (!host.valid() || !(host.center >= kHostPacedShare * c.base.center)) return 0.0;
@@ -290,7 +291,8 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
 
 // vb, vn: the repetitions the row is judged on (host-adjusted for a paired row).
 Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<double>& vb,
-              const std::vector<double>& vn, const CompareOptions& o, double threshold_pct) {
+              const std::vector<double>& vn, const CompareOptions& o, double threshold_pct,
+              bool same_gpu) {
   const double base_step = b.summary(kRealTime).center;
   const double scale = c.metric == "overhead_us" ? base_step : std::abs(c.base.center);
   const double nb = side_noise(vb, b, c.metric), nn = side_noise(vn, n, c.metric);
@@ -320,8 +322,11 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
     c.gate += " (between BASE's " + std::to_string(c.machines) +
               " GPUs: " + fmt_fixed(100.0 * c.machine_limit / scale, 1) + "% of the step)";
   if (c.gated && c.host_paced_us > 0.0)
-    c.gate += " (between machines: +" + fmt_fixed(c.host_paced_us, 2) +
-              " us of GPU idle a step: the host paces it)";
+    c.gate += same_gpu ? " (+" + fmt_fixed(c.host_paced_us, 2) +
+                             " us: " + fmt_fixed(100.0 * kHostPacedProcessShare, 0) +
+                             "% of its GPU idle a step: the host paces it)"
+                       : " (between machines: +" + fmt_fixed(c.host_paced_us, 2) +
+                             " us of GPU idle a step: the host paces it)";
   if (c.gated && reproducible_only && has_two_groups(vb, c.limit)) {
     c.gated = false;
     c.gate =
@@ -475,7 +480,12 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     }
     measure_machines(c, b, vb, res.same_gpu);
     const double threshold_pct = row_threshold_pct(c, b, options, res.same_gpu, res.threshold_pct);
-    if (!res.same_gpu && std::isnan(c.machine_limit)) c.host_paced_us = gpu_idle_per_step(c, b);
+    // A step that syncs hands the host its GPU idle time, where a host cost shows: between
+    // machines all of it would hide one, and --machine-threshold alone judges such a step.
+    if (res.same_gpu)
+      c.host_paced_us = kHostPacedProcessShare * gpu_idle_per_step(c, b);
+    else if (std::isnan(c.machine_limit) && c.bound != "sync")
+      c.host_paced_us = gpu_idle_per_step(c, b);
     c.change = relative_change(c.base.center, c.next.center);
     c.delta = c.next.center - c.base.center;
     if (vb.size() < 2 || vn.size() < 2) res.single_repetition = true;
@@ -491,7 +501,7 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
         res.untestable_repetitions = true;
       }
     }
-    c.verdict = judge(c, b, *n, vb, vn, options, threshold_pct);
+    c.verdict = judge(c, b, *n, vb, vn, options, threshold_pct, res.same_gpu);
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;
