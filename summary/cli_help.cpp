@@ -97,19 +97,21 @@ step that no run on one speed sees). Where the overhead falls as the host slows 
 host's speed sets: Kendall's z under -2.576 within the runs) it is not gated between two GPUs.
 A row whose BASE cannot resolve a change below --max-noise % of its step (--noise-k x the noise
 of two runs as noisy as BASE) is shown, not gated, and so is one whose BASE processes fall in
-two groups further apart than a change.
+two groups further apart than a change. On a GPU-bound time whose host takes a quarter of the
+step or more, the GPU's idle time per step (real_time - gpu_busy_us) is the host's part of it and
+moves between processes as host-bound times do: 40% of BASE's is added to the limit.
 
 Machines of one kind differ by more than the processes of one machine do: when BASE and NEW ran
 on different GPUs (their gpu_uuid differ, or one is unknown) the threshold is at least
---machine-threshold, plus, on a GPU-bound time whose host takes a quarter of the step or more,
-BASE's GPU idle per step (the host paces it). A BASE merged from runs on 5 GPUs or more
-(sync_summary merge, 3+ processes a GPU) measures that instead, row by row: one more machine's
-median is expected within the prediction interval of its GPUs' medians (Student's t at 0.001,
-two-sided), and the threshold is that, and at least --threshold; a row that moves a lot between
-machines is gated with that wider limit, which its line shows. Where BASE ran on 2+ GPUs and
-NEW's host-bound times lie beyond all of its machines (slower or faster, on over half of those
-rows, by over 5% in the median row), compare warns: the spread BASE measured did not include a
-host like NEW's.
+--machine-threshold, plus, on such a GPU-bound time, all of BASE's GPU idle per step (the host
+paces it), unless the step syncs (its idle is where a host cost shows). A BASE merged from runs
+on 5 GPUs or more (sync_summary merge, 3+ processes a GPU) measures that instead, row by row:
+one more machine's median is expected within the prediction interval of its GPUs' medians
+(Student's t at 0.001, two-sided), and the threshold is that, and at least --threshold; a row
+that moves a lot between machines is gated with that wider limit, which its line shows. Where
+BASE ran on 2+ GPUs and NEW's host-bound times lie beyond all of its machines (slower or faster,
+on over half of those rows, by over 5% in the median row), compare warns: the spread BASE
+measured did not include a host like NEW's.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
