@@ -51,10 +51,10 @@ inline constexpr double kGpuBoundShare = 0.8;
 inline constexpr double kHostPacedShare = 0.25;
 
 // On one GPU, the share of such a step's GPU idle time (the host's part) that the limit takes on
-// as well: the host's part moves between processes as a host-bound time does, 10-40% (the README's
-// gate section). MultiStream/LegacyMemcpy/blocking_stream, 218 us a step with the GPU idle 15 us
-// of it, ran at 217.5-218.3 us in every process of one H100 call and 222-226 us in 7 of 10 of the
-// next call's: its medians 2.2% apart, over the flat 2% (results/h100/acceptance8/).
+// as well: the host's part moves between processes as a host-bound time does, 10-40% (compare
+// --help, issue 8's runs). MultiStream/LegacyMemcpy/blocking_stream, 218 us a step with the GPU
+// idle 15 us of it, ran at 217.5-218.3 us in every process of one H100 call and 222-226 us in 7 of
+// 10 of the next call's: its medians 2.2% apart, over the flat 2% (results/h100/acceptance8/).
 inline constexpr double kHostPacedProcessShare = 0.4;
 
 // A GPU-bound step of graph nodes that keep the GPU busy less than this each (empty kernels): its
@@ -130,9 +130,10 @@ struct Comparison {
   std::size_t machines = 0;
   double machine_limit = kNaN;
   // A GPU-bound time whose host paces its gaps, judged with a flat threshold: BASE's GPU idle
-  // time per step (real_time - gpu_busy_us), added to the limit, all of it between two machines
-  // and kHostPacedProcessShare of it on one GPU (0 else). The threshold is for the GPU's work; the
-  // gaps between it are the host's, and a slower host, or a slower process, lengthens them.
+  // time per step (real_time - gpu_busy_us), added to the limit: on one GPU kHostPacedProcessShare
+  // of it, between two machines all of it unless the step syncs (0 else). The threshold is for the
+  // GPU's work; the gaps between it are the host's, and a slower host, or a slower process,
+  // lengthens them.
   double host_paced_us = 0.0;
   // What sets the pace of BASE's step: "sync" (it blocks the host at least once a step, so host
   // and GPU take turns and a host cost lengthens it), else by gpu_bound "gpu" (a host cost hides
