@@ -145,7 +145,10 @@ TEST(GpuCopies, CudaFreeCostsMoreThanAPool) {
   for (const char* bytes : {"/bytes:4096", "/bytes:1048576", "/bytes:67108864"}) {
     const std::string malloc_free = std::string("Alloc/MallocFree") + bytes;
     const std::string pool = std::string("Alloc/MallocAsyncPool") + bytes;
-    EXPECT_GT(at(r, malloc_free), at(r, pool)) << bytes;
+    // Paired overheads, each against Async's step in its own rounds: the two rows' step times
+    // are measured apart, and at 4096 B (26-35 us against 15-25 us on the H100) a slow stretch
+    // of the host on the pool's row alone would invert them.
+    EXPECT_GT(at(r, malloc_free, "overhead_us"), at(r, pool, "overhead_us")) << bytes;
     EXPECT_GT(at(r, malloc_free, "alloc_us"), at(r, pool, "alloc_us")) << bytes;
     EXPECT_GT(at(r, std::string("Alloc/Async") + bytes, "TFLOPS"), 0.0) << bytes;
   }

@@ -189,17 +189,21 @@ TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
 
 TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly) {
   SKIP_WITHOUT_GPU();
-  const std::string filter = "--benchmark_filter='^NullKernel/(Async|DeviceSync)/manual_time$'";
-  const auto clean = rows(run_sync_bench_json(filter));
-  const auto injected =
-      rows(run_sync_bench_json(filter + " --sync_inject=host:5us --sync_inject_filter=DeviceSync"));
-  const std::string sync = "NullKernel/DeviceSync";
-  EXPECT_EQ(at(injected, sync, "injected_us"), 5.0);
-  EXPECT_NE(injected.at(sync).at("label").get<std::string>().find("INJECTED (host +5 us)"),
+  // The clean reference is StreamSync in the same process, not DeviceSync in another: after a
+  // null kernel the two syncs' overheads lay within 0.4 us of each other in each of 995 H100 and
+  // H200 processes, while DeviceSync's own overhead moved 1.2 us from one process to the next
+  // (5.4-6.6 us over 17 runs, results/h100/bounds_audit/).
+  const auto r = rows(run_sync_bench_json(
+      "--benchmark_filter='^NullKernel/(Async|DeviceSync|StreamSync)/manual_time$' "
+      "--sync_inject=host:5us --sync_inject_filter=DeviceSync"));
+  const std::string sync = "NullKernel/DeviceSync", clean = "NullKernel/StreamSync";
+  EXPECT_EQ(at(r, sync, "injected_us"), 5.0);
+  EXPECT_NE(r.at(sync).at("label").get<std::string>().find("INJECTED (host +5 us)"),
             std::string::npos);
-  EXPECT_FALSE(injected.at("NullKernel/Async").contains("injected_us")) << "not chosen";
-  const double added = at(injected, sync, "overhead_us") - at(clean, sync, "overhead_us");
-  EXPECT_NEAR(added, 5.0, 1.5) << "clean " << at(clean, sync, "overhead_us") << " us";
+  EXPECT_FALSE(r.at("NullKernel/Async").contains("injected_us")) << "not chosen";
+  EXPECT_FALSE(r.at(clean).contains("injected_us")) << "not chosen";
+  const double added = at(r, sync, "overhead_us") - at(r, clean, "overhead_us");
+  EXPECT_NEAR(added, 5.0, 1.5) << "StreamSync " << at(r, clean, "overhead_us") << " us";
 }
 
 // The untimed passes beside the timing (sync accounting, anatomy, the GPU-busy probe) run the step
@@ -212,9 +216,12 @@ TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
                                "--benchmark_filter='^NullKernel/DeviceSync/manual_time$'"));
   const auto& sync = host.at("NullKernel/DeviceSync");
   ASSERT_NEAR(sync.at("injected_us").get<double>(), 50.0, 1e-6) << sync;
-  // Without the cost in the pass, these read about -50 us and -80%.
-  EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -10.0) << sync;
-  EXPECT_LT(std::abs(sync.at("anatomy_gap_pct").get<double>()), 25.0) << sync;
+  // Both are the pass's step minus the timed one. Without the cost in the pass they read about
+  // -50 us and -80%: each bound sits about halfway to that, on that side only. A slow stretch of
+  // the host during a pass (a few ms) moves them up, away from the bound; to reach it, one during
+  // the timed rounds would have to lengthen the median 56 us step by 25 us or more.
+  EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -25.0) << sync;
+  EXPECT_GT(sync.at("anatomy_gap_pct").get<double>(), -40.0) << sync;
 
   const auto gpu = rows(run_sync_bench_json(
       "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'"));
