@@ -230,12 +230,24 @@ TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
   EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -25.0) << sync;
   EXPECT_GT(sync.at("anatomy_gap_pct").get<double>(), -40.0) << sync;
 
-  const auto gpu = iteration_rows(run_sync_bench_json(
-      "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'"));
-  const auto& async = gpu.at("NullKernel/Async");
-  ASSERT_NEAR(async.at("injected_us").get<double>(), 200.0, 1e-6) << async;
-  EXPECT_GT(async.at("gpu_busy_us").get<double>(), 190.0) << async;
-  EXPECT_EQ(async.at("gpu_bound"), 1.0) << async;
+  // The GPU-busy probe reports nothing (no gpu_busy_us, no gpu_bound) when the host took over half
+  // of its hold to queue the steps in both of its tries: a slow stretch of the host did that once
+  // on a fresh H100 (results/h100/acceptance10/call1). A probe that never counts the GPU's time,
+  // or misses the injected kernel, fails in every process.
+  const std::string gpu_args =
+      "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'";
+  const auto not_gpu_bound = [](const Rows& run) -> std::string {
+    const auto it = run.find("NullKernel/Async");
+    if (it == run.end()) return "no NullKernel/Async row";
+    const nlohmann::json& async = it->second;
+    if (async.value("injected_us", 0.0) == 200.0 && async.value("gpu_busy_us", 0.0) > 190.0 &&
+        async.value("gpu_bound", 0.0) == 1.0)
+      return "";
+    return async.dump();
+  };
+  EXPECT_EQ(broken_in_every_run(iteration_rows(run_sync_bench_json(gpu_args)), gpu_args, 2,
+                                not_gpu_bound),
+            "");
 }
 
 TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
