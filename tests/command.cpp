@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace sync_bench::test {
@@ -80,7 +81,11 @@ std::string broken_in_every_run(const Rows& first, const std::string& args, int 
   if (seen.empty()) return seen;
   for (int run = 1; run <= reruns; ++run) {
     const std::string again = broken(iteration_rows(run_sync_bench_json(args)));
-    if (again.empty()) return again;
+    if (again.empty()) {  // a passing test says so too: how often reruns save a claim is data
+      std::cout << "[ NOTE     ] broken in the first run (" << seen << "), held in rerun " << run
+                << "\n";
+      return again;
+    }
     seen += "\nrerun " + std::to_string(run) + ": " + again;
   }
   return seen;

@@ -41,7 +41,8 @@ Rows iteration_rows(const nlohmann::json& run);
 // covers one of them can break it in one process, while the bug the claim is there to catch breaks
 // it in every process. `broken` returns "" where the claim holds in a run's rows, else what it saw.
 // Tries `first`, then up to `reruns` fresh runs of sync_bench `args`; returns "" at the first run
-// where the claim holds, else what `broken` said of each run, one a line.
+// where the claim holds (printing a NOTE line when a rerun was needed), else what `broken` said of
+// each run, one a line.
 std::string broken_in_every_run(const Rows& first, const std::string& args, int reruns,
                                 const std::function<std::string(const Rows&)>& broken);
 
