@@ -117,10 +117,15 @@ TEST(GpuGraphs, GraphReplayRunsAndReplayBeatsEagerLaunches) {
     EXPECT_GT(ratio, 0.1) << setup_figures;
     EXPECT_LT(ratio, 10.0) << setup_figures;
   }
+  // Both middle values: a mistake in one key (replay_us alone) shifts half of the ratios, which
+  // moves the lower middle while the upper one stays. In the 13 committed sweeps they read
+  // 0.99-1.02.
   std::sort(setup_ratios.begin(), setup_ratios.end());
-  const double median_ratio = setup_ratios[setup_ratios.size() / 2];
-  EXPECT_GT(median_ratio, 0.5) << setup_figures;
-  EXPECT_LT(median_ratio, 2.0) << setup_figures;
+  const std::size_t n = setup_ratios.size();
+  for (const double middle : {setup_ratios[(n - 1) / 2], setup_ratios[n / 2]}) {
+    EXPECT_GT(middle, 0.5) << setup_figures;
+    EXPECT_LT(middle, 2.0) << setup_figures;
+  }
   EXPECT_EQ(counter(rows, "GraphReplay/Replay/null_kernel/k:100", "graph_nodes"), 100.0);
   // 100 launches from the host against one: per op, the replay must win.
   const double eager = counter(rows, "GraphReplay/Eager/null_kernel/k:100", "us_per_op");
