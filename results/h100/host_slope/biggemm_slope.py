@@ -70,6 +70,30 @@ def main():
     for key, (n, raw, adj) in totals.items():
         print(f'all rows, {key}: {n} process rows, {LIMIT_PCT:g}% or more: as measured {raw}, '
               f'at the call\'s median submit time {adj}')
+    print_line_through_medians()
+
+
+def print_line_through_medians():
+    """2 s processes: is the overhead a fixed multiple of the submit time (the slope equal to their
+    ratio, the line through 0), or does it grow faster (the slope above the ratio, a negative
+    intercept at the median)?"""
+    print('2 s processes, overhead against submit time: their median ratio, the within-call slope,'
+          ' and the line\'s intercept at the median (us)')
+    for row, per_call in sorted(processes().items()):
+        ps = [p for c in per_call.values() for p in c if p[3] == '2 s']
+        centred = []
+        for c in per_call.values():
+            qs = [p for p in c if p[3] == '2 s']
+            if len(qs) >= 2:
+                ms, mo = st.median(p[0] for p in qs), st.median(p[1] for p in qs)
+                centred += [(s - ms, o - mo) for s, o, _, _ in qs]
+        if len(centred) < 3:
+            continue
+        k, r = slope(centred)
+        ms, mo = st.median(p[0] for p in ps), st.median(p[1] for p in ps)
+        ratio = st.median(o / s for s, o, _, _ in ps)
+        print(f'  {row:40s} {len(ps):3d} processes: submit {ms:5.1f}, overhead {mo:5.1f}, '
+              f'ratio {ratio:4.2f}, slope {k:4.2f} (r {r:.2f}), intercept {mo - k * ms:6.1f}')
 
 
 if __name__ == '__main__':
