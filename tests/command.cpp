@@ -64,6 +64,10 @@ nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* resul
   return json.is_discarded() ? nlohmann::json() : json;
 }
 
+std::string filter_args(const std::string& filter, const std::string& min_time) {
+  return "--benchmark_filter=" + shell_quote(filter) + " --benchmark_min_time=" + min_time;
+}
+
 Rows iteration_rows(const nlohmann::json& run) {
   Rows rows;
   if (!run.contains("benchmarks")) return rows;

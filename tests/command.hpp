@@ -32,6 +32,10 @@ std::vector<std::string> list_benchmarks(const std::string& extra_args = "");
 // Fails the calling test (and returns null) when the run fails.
 nlohmann::json run_sync_bench_json(const std::string& args, CommandResult* result = nullptr);
 
+// sync_bench's arguments for the benchmarks FILTER (a regular expression) matches, each measured
+// for MIN_TIME seconds of timed steps: short, as the GPU tests run them.
+std::string filter_args(const std::string& filter, const std::string& min_time = "0.02");
+
 using Rows = std::map<std::string, nlohmann::json>;  // a run's rows by name, no /manual_time
 
 // A run's iteration rows (its aggregates left out).

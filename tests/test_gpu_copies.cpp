@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <map>
 #include <string>
 
 #include "command.hpp"
@@ -24,30 +23,26 @@ constexpr double kSpinFloorUs =
     0.98 * kSpinUs;  // the GPU's global timer may tick once a microsecond
 
 // Iteration rows by name (without /manual_time); every one ran, validated and has numbers.
-std::map<std::string, nlohmann::json> rows(const std::string& filter,
-                                           const std::string& min_time = "0.02") {
-  const nlohmann::json run =
-      run_sync_bench_json("--benchmark_filter='" + filter + "' --benchmark_min_time=" + min_time);
-  std::map<std::string, nlohmann::json> out;
-  if (!run.contains("benchmarks")) return out;
-  for (const auto& b : run["benchmarks"]) {
-    if (b.value("run_type", "iteration") != "iteration") continue;
-    std::string name = b.at("name");
-    name = name.substr(0, name.rfind("/manual_time"));
+Rows rows(const std::string& filter, const std::string& min_time = "0.02") {
+  Rows out = iteration_rows(run_sync_bench_json(filter_args(filter, min_time)));
+  for (auto it = out.begin(); it != out.end();) {
+    const auto& [name, b] = *it;
     EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
-    if (b.value("error_occurred", false)) continue;
+    if (b.value("error_occurred", false)) {
+      it = out.erase(it);
+      continue;
+    }
     EXPECT_EQ(b.at("time_unit"), "us") << name;
     EXPECT_GT(b.at("real_time").get<double>(), 0.0) << name;
     EXPECT_GT(b.at("host_us").get<double>(), 0.0) << name;
     EXPECT_GE(b.at("batch").get<double>(), 1.0) << name;
-    out[name] = b;
+    ++it;
   }
   EXPECT_FALSE(out.empty()) << filter;
   return out;
 }
 
-double at(const std::map<std::string, nlohmann::json>& r, const std::string& name,
-          const std::string& field = "real_time") {
+double at(const Rows& r, const std::string& name, const std::string& field = "real_time") {
   const auto it = r.find(name);
   if (it == r.end() || !it->second.contains(field)) {
     ADD_FAILURE() << name << ": no " << field;
@@ -153,9 +148,7 @@ TEST(GpuCopies, DoubleBufferingHidesTheCopy) {
     }
     return seen;
   };
-  EXPECT_EQ(broken_in_every_run(r, "--benchmark_filter='" + filter + "' --benchmark_min_time=0.02",
-                                2, no_overlap),
-            "");
+  EXPECT_EQ(broken_in_every_run(r, filter_args(filter), 2, no_overlap), "");
 }
 
 TEST(GpuCopies, CudaFreeCostsMoreThanAPool) {

@@ -23,8 +23,7 @@ const Rows& family_rows(std::string_view family_name) {
   static std::map<std::string, Rows> runs;
   const std::string family(family_name);
   if (const auto it = runs.find(family); it != runs.end()) return it->second;
-  return runs[family] = iteration_rows(run_sync_bench_json("--benchmark_filter='^" + family +
-                                                           "/' --benchmark_min_time=0.02"));
+  return runs[family] = iteration_rows(run_sync_bench_json(filter_args("^" + family + "/")));
 }
 
 double time_us(const Rows& rows, const std::string& name) {
@@ -186,12 +185,9 @@ TEST(GpuGraphs, DataDependentHostSizingCostsASync) {
     return host + " " + std::to_string(time_us(run, host)) + " us, " + device + " " +
            std::to_string(time_us(run, device)) + " us";
   };
-  EXPECT_EQ(
-      broken_in_every_run(
-          rows,
-          "--benchmark_filter='^DataDependent/.*/elements:1048576/' --benchmark_min_time=0.02", 2,
-          sizing_on_host_not_dearer),
-      "");
+  EXPECT_EQ(broken_in_every_run(rows, filter_args("^DataDependent/.*/elements:1048576/"), 2,
+                                sizing_on_host_not_dearer),
+            "");
 }
 
 TEST(GpuGraphs, TrainLoopPaysForEveryItem) {

@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <string>
 
 #include "command.hpp"
@@ -64,19 +63,12 @@ Rows run_rows(const std::string& env, const std::string& args, nlohmann::json* c
   const nlohmann::json json = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   std::remove(path);
   EXPECT_EQ(run.exit_code, 0) << command << "\n" << run.output;
-  Rows rows;
   if (json.is_discarded() || !json.contains("benchmarks")) {
     ADD_FAILURE() << "no JSON from " << command << "\n" << run.output;
-    return rows;
+    return {};
   }
   if (context != nullptr) *context = json.value("context", nlohmann::json::object());
-  for (const auto& b : json["benchmarks"]) {
-    if (b.value("run_type", std::string("iteration")) != "iteration") continue;
-    std::string name = b.at("name");
-    name = name.substr(0, name.rfind("/manual_time"));
-    rows[name] = b;
-  }
-  return rows;
+  return iteration_rows(json);
 }
 
 double field(const Rows& rows, const std::string& name, const std::string& key = "real_time") {
