@@ -124,8 +124,9 @@ TEST(GpuCopies, DoubleBufferingHidesTheCopy) {
     EXPECT_GT(at(r, db, "copy_us"), 0.0);
     EXPECT_GT(at(r, db, "compute_us"), 0.0);
   }
-  // Serial is copy + compute as measured alone; double buffering is well under it (0.57 of it at
-  // both sizes in the H100 sweeps). The three rows run apart: once, in a test.sh run on a fresh
+  // Serial is copy + compute as measured alone; double buffering is well under it (efficiency
+  // 0.52-0.61 at both sizes in the committed H100 sweeps). The three rows run apart: once, in a
+  // test.sh run on a fresh
   // H100, double buffering took 2190 us against Serial's 2104 at 64 MiB, where that machine's
   // sweep measured 1439 against 2495 minutes later (results/h100/acceptance10/call1). A copy that
   // does not overlap the compute fails in every process.
