@@ -126,10 +126,10 @@ TEST(GpuCopies, DoubleBufferingHidesTheCopy) {
   }
   // Serial is copy + compute as measured alone; double buffering is well under it (efficiency
   // 0.52-0.61 at both sizes in the committed H100 sweeps). The three rows run apart: once, in a
-  // test.sh run on a fresh
-  // H100, double buffering took 2190 us against Serial's 2104 at 64 MiB, where that machine's
-  // sweep measured 1439 against 2495 minutes later (results/h100/acceptance10/call1). A copy that
-  // does not overlap the compute fails in every process.
+  // test.sh run on a fresh H100, double buffering took 2190 us against Serial's 2104 at 64 MiB,
+  // where that machine's sweep measured 1439 against 2495 minutes later
+  // (results/h100/acceptance10/call1). A copy that does not overlap the compute fails in every
+  // process.
   const auto no_overlap = [](const Rows& run) -> std::string {
     std::string seen;
     for (const char* bytes : {"/bytes:16777216", "/bytes:67108864"}) {
