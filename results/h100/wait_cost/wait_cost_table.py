@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Tabulates wait_cost.cpp's output: wait_cost_table.py FILE... > wait_cost_h100.txt
+
+Per process and workload, the launch's median host time (us) at each time away A, for a busy and
+an idle GPU; then, pooled, what the README quotes: idle against busy, each A against A = 0, how
+often a spin was interrupted, and the host's own 1 MiB chase after each A.
+"""
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+ROW = re.compile(r"^(\S+)\s+(\S+)\s+away\s+(\d+) us\s+n=\s*(\d+)\s+median\s+(\S+)"
+                 r"(?:.*quiet n=\s*(\d+) median\s+(\S+) \| interrupted n=\s*(\d+) median\s+(\S+))?")
+
+
+def read(path):
+    rows = {}
+    for line in open(path):
+        m = ROW.match(line)
+        if m:
+            name, state, away, n, med, nq, mq, ni, mi = m.groups()
+            rows[(name, state, int(away))] = dict(
+                median=float(med), quiet=int(nq) if nq else None, interrupted=int(ni) if ni else None,
+                quiet_median=float(mq) if mq else None, interrupted_median=float(mi) if mi else None)
+    return rows
+
+
+def span(values):
+    return f"{min(values):.2f}-{max(values):.2f}" if values else "-"
+
+
+def main(paths):
+    procs = {p: read(p) for p in paths}
+    idle_over_busy = defaultdict(list)   # away -> ratios
+    over_zero = defaultdict(list)        # (workload, away) -> ratios, busy
+    interrupted = defaultdict(lambda: [0, 0])  # away -> [interrupted, all]
+    chase = defaultdict(list)            # away -> ratio to away 0
+    quiet_vs_int = defaultdict(list)     # away -> interrupted / quiet median
+    for path, rows in procs.items():
+        print(f"== {path}")
+        aways = sorted({a for (_, _, a) in rows})
+        print(f"{'':32s}" + "".join(f"{a:>9d}" for a in aways) + "   (A, us)")
+        for (name, state) in sorted({(n, s) for (n, s, _) in rows}):
+            print(f"{name:26s} {state:5s}" + "".join(
+                f"{rows[(name, state, a)]['median']:9.2f}" for a in aways))
+        for (name, state, a), r in rows.items():
+            if name.startswith("HostChase"):
+                chase[a].append(r["median"] / rows[(name, state, 0)]["median"])
+                continue
+            if state == "idle":
+                idle_over_busy[a].append(r["median"] / rows[(name, "busy", a)]["median"])
+            else:
+                over_zero[(name, a)].append(r["median"] / rows[(name, "busy", 0)]["median"])
+            if r["interrupted"] is not None and a > 0:
+                interrupted[a][0] += r["interrupted"]
+                interrupted[a][1] += r["interrupted"] + r["quiet"]
+                if r["quiet"] >= 5 and r["interrupted"] >= 5:
+                    quiet_vs_int[a].append(r["interrupted_median"] / r["quiet_median"])
+    print(f"\nover the {len(procs)} processes (medians of each process):")
+    print("idle GPU against busy GPU, same A, every workload:")
+    for a in sorted(idle_over_busy):
+        v = idle_over_busy[a]
+        print(f"  A={a:5d} us: {span(v)} (median {statistics.median(v):.2f}, {len(v)} pairs)")
+    print("launch after A against A = 0, busy GPU:")
+    for name in sorted({n for (n, _) in over_zero}):
+        print(f"  {name:26s}" + "  ".join(
+            f"A={a}: {span(over_zero[(name, a)])}" for a in sorted(a for (n, a) in over_zero if n == name) if a > 0))
+    if interrupted:
+        print("spins interrupted (a gap over 3 us between two clock reads), every workload and state:")
+        for a in sorted(interrupted):
+            i, n = interrupted[a]
+            print(f"  A={a:5d} us: {i} of {n} ({100 * i / n:.0f}%)")
+        print("interrupted rounds' median over quiet rounds', where each had 5 or more:")
+        for a in sorted(quiet_vs_int):
+            v = quiet_vs_int[a]
+            print(f"  A={a:5d} us: {span(v)} (median {statistics.median(v):.2f}, {len(v)} cells)")
+    print("host's 1 MiB chase after A against A = 0:")
+    for a in sorted(chase):
+        if a > 0:
+            print(f"  A={a:5d} us: {span(chase[a])}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: wait_cost_table.py FILE...")
+    main(sys.argv[1:])
