@@ -10,34 +10,47 @@ import statistics
 import sys
 from collections import defaultdict
 
+GPU_TIME = re.compile(r"^(\S+)\s+GPU time ([0-9.]+) us a launch")
 ROW = re.compile(r"^(\S+)\s+(\S+)\s+away\s+(\d+) us\s+n=\s*(\d+)\s+median\s+(\S+)"
                  r"(?:.*quiet n=\s*(\d+) median\s+(\S+) \| interrupted n=\s*(\d+) median\s+(\S+))?")
 
 
 def read(path):
-    rows = {}
+    """The rows of one process's output, and each workload's GPU time T (us)."""
+    rows, gpu_us = {}, {}
     for line in open(path):
+        g = GPU_TIME.match(line)
+        if g:
+            gpu_us[g.group(1)] = float(g.group(2))
         m = ROW.match(line)
         if m:
             name, state, away, n, med, nq, mq, ni, mi = m.groups()
             rows[(name, state, int(away))] = dict(
                 median=float(med), quiet=int(nq) if nq else None, interrupted=int(ni) if ni else None,
                 quiet_median=float(mq) if mq else None, interrupted_median=float(mi) if mi else None)
-    return rows
+    return rows, gpu_us
 
 
 def span(values):
     return f"{min(values):.2f}-{max(values):.2f}" if values else "-"
 
 
+def print_medians(title, ratios, what):
+    print(title)
+    for a in sorted(ratios):
+        v = ratios[a]
+        print(f"  A={a:5d} us: {span(v)} (median {statistics.median(v):.2f}, {len(v)} {what})")
+
+
 def main(paths):
     procs = {p: read(p) for p in paths}
     idle_over_busy = defaultdict(list)   # away -> ratios
+    really_idle = []                     # idle/busy where the GPU idled: A > 1.3 T + 50 us
     over_zero = defaultdict(list)        # (workload, away) -> ratios, busy
     interrupted = defaultdict(lambda: [0, 0])  # away -> [interrupted, all]
     chase = defaultdict(list)            # away -> ratio to away 0
     quiet_vs_int = defaultdict(list)     # away -> interrupted / quiet median
-    for path, rows in procs.items():
+    for path, (rows, gpu_us) in procs.items():
         print(f"== {path}")
         aways = sorted({a for (_, _, a) in rows})
         print(f"{'':32s}" + "".join(f"{a:>9d}" for a in aways) + "   (A, us)")
@@ -49,7 +62,11 @@ def main(paths):
                 chase[a].append(r["median"] / rows[(name, state, 0)]["median"])
                 continue
             if state == "idle":
-                idle_over_busy[a].append(r["median"] / rows[(name, "busy", a)]["median"])
+                ratio = r["median"] / rows[(name, "busy", a)]["median"]
+                idle_over_busy[a].append(ratio)
+                # The probe's own test of a drain: below it the previous launch still runs.
+                if a > 1.3 * gpu_us[name] + 50:
+                    really_idle.append(ratio)
             else:
                 over_zero[(name, a)].append(r["median"] / rows[(name, "busy", 0)]["median"])
             if r["interrupted"] is not None and a > 0:
@@ -58,10 +75,9 @@ def main(paths):
                 if r["quiet"] >= 5 and r["interrupted"] >= 5:
                     quiet_vs_int[a].append(r["interrupted_median"] / r["quiet_median"])
     print(f"\nover the {len(procs)} processes (medians of each process):")
-    print("idle GPU against busy GPU, same A, every workload:")
-    for a in sorted(idle_over_busy):
-        v = idle_over_busy[a]
-        print(f"  A={a:5d} us: {span(v)} (median {statistics.median(v):.2f}, {len(v)} pairs)")
+    print_medians("idle GPU against busy GPU, same A, every workload:", idle_over_busy, "pairs")
+    print(f"  where the GPU really idled (A > 1.3 T + 50 us): {span(really_idle)} "
+          f"(median {statistics.median(really_idle):.2f}, {len(really_idle)} pairs)")
     print("launch after A against A = 0, busy GPU:")
     for name in sorted({n for (n, _) in over_zero}):
         print(f"  {name:26s}" + "  ".join(
@@ -71,10 +87,8 @@ def main(paths):
         for a in sorted(interrupted):
             i, n = interrupted[a]
             print(f"  A={a:5d} us: {i} of {n} ({100 * i / n:.0f}%)")
-        print("interrupted rounds' median over quiet rounds', where each had 5 or more:")
-        for a in sorted(quiet_vs_int):
-            v = quiet_vs_int[a]
-            print(f"  A={a:5d} us: {span(v)} (median {statistics.median(v):.2f}, {len(v)} cells)")
+        print_medians("interrupted rounds' median over quiet rounds', where each had 5 or more:",
+                      quiet_vs_int, "cells")
     print("host's 1 MiB chase after A against A = 0:")
     for a in sorted(chase):
         if a > 0:
