@@ -1,21 +1,23 @@
 // What makes the launch after a wait slow: the host's time away, or the GPU's idleness?
 // (results/h100/wait_cost/README.md says what it found.)
 //
-// cold_path.cpp found that an n=8192 GEMM's launch right after a millisecond-long wait took 1.2-5.5x
-// its time in the Async loop, and that a wait without a sync call cost as much. That probe could
-// not separate the two things a long wait brings: the host stays away from the launch path, and the
-// GPU drains. Here the host's time away A is set exactly (a spin outside the driver, no driver call
-// in it) and the GPU's state is chosen independently:
+// cold_path.cpp found that an n=8192 GEMM's launch right after a millisecond-long wait
+// took 1.2-5.5x its time in the Async loop, and that a wait without a sync call cost as much. That
+// probe could not separate the two things a long wait brings: the host stays away from the launch
+// path, and the GPU drains. Here the host's time away A is set exactly (a spin outside the driver,
+// no driver call in it) and the GPU's state is chosen independently:
 //   busy  a spin kernel of A + 2 T + 300 us runs on the stream, so the GPU never idles
 //   idle  only the workload's own launch is queued, so the GPU idles for A - T (when A > T)
 // Each round: cudaDeviceSynchronize (untimed, a known start); in busy rounds the spin kernel's
 // launch; the workload's launch (untimed: the last driver call before the wait, so its path is as
 // warm as in the Async loop); an event record; a spin of A us; the workload's timed launch. Rounds
-// rotate over both states and A = 0, 100, 300, 1000, 3000, 10000 us. After each timed launch the event
-// is queried: a busy round whose spin kernel had finished, or an idle round with A > 1.3 T + 50 us
-// whose launch had not, is counted (a state not held).
+// rotate over both states and A = 0, 100, 300, 1000, 3000, 10000 us. After each timed launch the
+// event is queried: a busy round whose spin kernel had finished, or an idle round with
+// A > 1.3 T + 50 us whose launch had not, is counted (a state not held).
+//
 // Workloads: the null kernel, a 1 ms spin kernel (the host path of a plain launch, a GEMM's GPU
 // time), and sync_bench's Gemm::enqueue for fp16 cuBLAS and fp8 cuBLASLt n=8192.
+//
 // Last, with no GPU work at all, a pointer chase over 1 MiB (its lines in random order) after the
 // same spins: how much of the host's own caches a wait of A costs it on this machine.
 //
@@ -30,8 +32,8 @@
 // of over 3 us between two clock reads ("interrupted": the thread was off its CPU meanwhile).
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -98,7 +100,9 @@ double quantile(std::vector<double> v, double q) {
   return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
 }
 
-double median_or_nan(const std::vector<double>& v) { return v.empty() ? NAN : quantile(v, 0.5); }
+double median_or_nan(const std::vector<double>& v) {
+  return v.empty() ? NAN : quantile(v, 0.5);
+}
 
 void print_row(const char* name, const char* state, double away, const Samples& s) {
   std::printf(
@@ -211,7 +215,8 @@ int run(int rounds) {
     Dtype dtype;
     Backend backend;
   };
-  for (const Config c : {Config{Dtype::fp16, Backend::cublas}, Config{Dtype::fp8, Backend::cublaslt}}) {
+  for (const Config c :
+       {Config{Dtype::fp16, Backend::cublas}, Config{Dtype::fp8, Backend::cublaslt}}) {
     const std::string name = "Gemm/" + std::string(sync_bench::name(c.dtype)) + "/" +
                              std::string(sync_bench::name(c.backend)) + "/n:8192";
     try {

@@ -15,7 +15,10 @@ static long long counts[MAX_LINES];
 
 static int snapshot(int cpu, long long* out, int record_names) {
   FILE* f = fopen("/proc/interrupts", "r");
-  if (!f) { perror("/proc/interrupts"); exit(1); }
+  if (!f) {
+    perror("/proc/interrupts");
+    exit(1);
+  }
   char line[8192];
   int n = 0;
   if (!fgets(line, sizeof line, f)) exit(1);  // the CPU header
@@ -28,7 +31,10 @@ static int snapshot(int cpu, long long* out, int record_names) {
     long long v = 0;
     for (int c = 0; c <= cpu; ++c) v = strtoll(q, &q, 10);
     out[n] = v;
-    if (record_names) { snprintf(names[n], sizeof names[n], "%.200s", p); names[n][strcspn(names[n], "\n")] = 0; }
+    if (record_names) {
+      snprintf(names[n], sizeof names[n], "%.200s", p);
+      names[n][strcspn(names[n], "\n")] = 0;
+    }
     ++n;
   }
   fclose(f);
@@ -44,7 +50,8 @@ static long long steal_ticks(int cpu) {
   long long v[8] = {0};
   while (fgets(line, sizeof line, f))
     if (strncmp(line, want, strlen(want)) == 0) {
-      sscanf(line + strlen(want), "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+      sscanf(line + strlen(want), "%lld %lld %lld %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2],
+             &v[3], &v[4], &v[5], &v[6], &v[7]);
       break;
     }
   fclose(f);
@@ -58,13 +65,19 @@ static double now_us(void) {
 }
 
 int main(int argc, char** argv) {
-  if (argc != 3) { fprintf(stderr, "usage: irq_probe CPU SECONDS\n"); return 2; }
+  if (argc != 3) {
+    fprintf(stderr, "usage: irq_probe CPU SECONDS\n");
+    return 2;
+  }
   int cpu = atoi(argv[1]);
   double seconds = atof(argv[2]);
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
-  if (sched_setaffinity(0, sizeof set, &set) != 0) { perror("sched_setaffinity"); return 1; }
+  if (sched_setaffinity(0, sizeof set, &set) != 0) {
+    perror("sched_setaffinity");
+    return 1;
+  }
   static long long after[MAX_LINES];
   int n = snapshot(cpu, counts, 1);
   long long steal0 = steal_ticks(cpu);
@@ -84,12 +97,14 @@ int main(int argc, char** argv) {
   int m = snapshot(cpu, after, 0);
   long long steal1 = steal_ticks(cpu);
   if (m != n) fprintf(stderr, "interrupt lines changed: %d then %d\n", n, m);
-  printf("cpu %d, %.1f s spun: %ld gaps over 3 us (%.0f a second), longest %.1f us\n", cpu, seconds, gaps, gaps / seconds, longest);
+  printf("cpu %d, %.1f s spun: %ld gaps over 3 us (%.0f a second), longest %.1f us\n", cpu, seconds,
+         gaps, gaps / seconds, longest);
   printf("  time in those gaps: %.0f us (%.2f%%), %.1f us a gap on average\n", lost,
          100 * lost / (seconds * 1e6), gaps ? lost / gaps : 0);
   printf("  steal: %lld ticks of 10 ms\n", steal1 - steal0);
   for (int i = 0; i < n && i < m; ++i)
     if (after[i] != counts[i])
-      printf("  %8lld (%7.1f/s)  %.120s\n", after[i] - counts[i], (after[i] - counts[i]) / seconds, names[i]);
+      printf("  %8lld (%7.1f/s)  %.120s\n", after[i] - counts[i], (after[i] - counts[i]) / seconds,
+             names[i]);
   return 0;
 }
