@@ -7,7 +7,8 @@
 # scripts/test.sh on a fresh copy first; then test_gpu_multigpu in 3 more processes; then
 # for each of SETTINGS (default: "default", sync_bench's default pair; else --devices values, e.g.
 # "default all"), PROCESSES (default 6) fresh sync_bench processes of '^MultiGpu/' at 0.5 s a
-# benchmark, merged (merged-SETTING.json), with sync_summary's report of the merge.
+# benchmark, merged (merged-SETTING.json), with sync_summary's report of the merge. FILTER and
+# MIN_TIME replace the filter and the 0.5 s (call 5: DataParallel alone at 2 s).
 # Calls 1 and 2 ran an earlier form of this script that had one setting, the default, and wrote
 # merged.json and report.txt and json/multigpu-N.json.
 set -uo pipefail
@@ -47,7 +48,7 @@ for i in 1 2 3; do
 done
 t "measure"
 for setting in ${DEVICES:-default}; do
-  args=(--benchmark_filter='^MultiGpu/' --benchmark_min_time=0.5)
+  args=(--benchmark_filter="${FILTER:-^MultiGpu/}" --benchmark_min_time="${MIN_TIME:-0.5}")
   [ "$setting" != default ] && args+=(--devices="$setting")
   for r in $(seq 1 "$PROCESSES"); do
     s=$(date +%s)
