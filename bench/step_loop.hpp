@@ -3,8 +3,10 @@
 //
 // A step is one op plus the host interaction under test. Steps run in batches; CUDA events on the
 // stream bracket each batch, so a batch's time is GPU-timeline time and includes the idle gaps a
-// host sync leaves on the GPU. Every batch starts on an idle GPU and ends with a wait for its stop
-// event. A benchmark is measured in rounds, inside a single Google Benchmark iteration:
+// host sync leaves on the GPU. Every batch follows an untimed lead-in of one period of its own
+// steps, so that it starts in the state its steps keep the GPU in (busy for the Async baseline,
+// idle after the wait of a pattern that waits), and ends with a wait for its stop event. A
+// benchmark is measured in rounds, inside a single Google Benchmark iteration:
 //   - unpaired: a round is one batch of the benchmark's steps;
 //   - paired: a round is one batch of its steps and one batch of its Async baseline (the same op
 //     without the pattern's host interaction), in an order flipped every round. The overhead is
@@ -79,6 +81,18 @@ class TimedPhase {
   TimedPhase& operator=(const TimedPhase&) = delete;
 };
 
+// Untimed for as long as it lives (a batch's lead-in), then back to the phase it found.
+class UntimedPhase {
+ public:
+  UntimedPhase() : saved_(step_phase()) { step_phase() = StepPhase::untimed; }
+  ~UntimedPhase() { step_phase() = saved_; }
+  UntimedPhase(const UntimedPhase&) = delete;
+  UntimedPhase& operator=(const UntimedPhase&) = delete;
+
+ private:
+  StepPhase saved_;
+};
+
 // A host measurement summed over the timed steps only (time inside one call, a stale read).
 class TimedSum {
  public:
@@ -140,9 +154,7 @@ struct LoopConfig {
   int sizing_steps = 3;
   int sizing_probes = 3;
   // A batch long enough that event resolution (~0.5 us) vanishes in it, and at least min_batch
-  // steps: every batch starts on an idle GPU, so its first step's launch latency is paid once per
-  // batch by a pattern and its baseline alike; what a pattern adds between steps shows in
-  // (batch - 1) of every batch's steps.
+  // steps.
   double target_batch_seconds = 1e-3;
   std::int64_t min_batch = 4;
   std::int64_t max_batch = 4096;
@@ -167,10 +179,23 @@ struct LoopConfig {
 
 using StepClock = std::chrono::steady_clock;
 
-// One event-bracketed batch of `steps` steps, from an idle GPU to the wait for its stop event.
+// One event-bracketed batch of `steps` steps, to the wait for its stop event, after `lead_in`
+// untimed steps of the same kind (run_timed_steps gives one period of the pattern). Why a lead-in:
+// a batch that starts on an idle GPU charges its first step's launch from idle to the batch. A
+// pattern that waits pays that launch after every wait, so its batch holds one per step; the Async
+// baseline pays it only there, so it read launch / batch too slow, and the overhead that much too
+// low: a quarter of the launch at BigGemm's 4 steps a batch, and a whole one for a sync every
+// period where the batch is one period (SyncEvery k:256, DataParallel every:10 at n=4096, which
+// read about half the per-read cost of a read every step). After the lead-in the baseline's batch
+// starts behind its own queued work, and a waiting pattern's right after its own wait, as in a
+// loop of either.
 template <class Step>
 BatchTime time_batch(cudaStream_t stream, Step& step, std::int64_t& i, std::int64_t steps,
-                     BatchTimer& timer) {
+                     BatchTimer& timer, std::int64_t lead_in) {
+  {
+    const UntimedPhase untimed;
+    for (std::int64_t s = 0; s < lead_in; ++s) step(i++);
+  }
   BatchTime t;
   t.steps = steps;
   const double cpu0 = process_cpu_seconds();
@@ -194,7 +219,9 @@ double warm_up(cudaStream_t stream, Step& step, std::int64_t& i, const LoopConfi
   BatchTimer timer;
   double fastest = std::numeric_limits<double>::infinity();
   for (int p = 0; p < config.sizing_probes; ++p) {
-    const BatchTime probe = time_batch(stream, step, i, config.sizing_steps, timer);
+    // No lead-in: the probes end where first_timed_step says, and a probe slowed by its first
+    // launch only sizes the batches a little shorter.
+    const BatchTime probe = time_batch(stream, step, i, config.sizing_steps, timer, 0);
     fastest = std::min(fastest, probe.gpu_seconds / config.sizing_steps);
   }
   return std::max(fastest, 1e-9);
@@ -305,9 +332,10 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       while (!measurement.enough()) {
         BatchTime base;
         const bool base_first = paired && Measurement::baseline_first(measurement.rounds());
-        if (base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
-        const BatchTime own = time_batch(stream, timed_step, i, stats.batch, timer);
-        if (paired && !base_first) base = time_batch(stream, baseline, i, stats.batch, timer);
+        if (base_first) base = time_batch(stream, baseline, i, stats.batch, timer, config.period);
+        const BatchTime own = time_batch(stream, timed_step, i, stats.batch, timer, config.period);
+        if (paired && !base_first)
+          base = time_batch(stream, baseline, i, stats.batch, timer, config.period);
         measurement.add_round(own, base);
       }
     }
@@ -338,7 +366,8 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     }
   }
 
-  // Step anatomy: a few more steps, untimed, from an idle GPU (as a batch starts), recorded by
+  // Step anatomy: a few more steps, untimed, from an idle GPU (as a waiting pattern's batch
+  // starts; an async step's starts behind its lead-in: see anatomy.hpp), recorded by
   // CUPTI's activity API. A CUPTI failure costs the benchmark its anatomy counters, not its
   // numbers; a step that fails its own check fails the benchmark, as in the timed rounds. A pass
   // is short (16 null-kernel steps take ~0.1 ms), so one preemption of the host can lengthen it
@@ -418,7 +447,8 @@ double measure_step_seconds(cudaStream_t stream, Step&& step, int batches,
   BatchTimer timer;
   std::vector<double> per_step;
   for (int b = 0; b < batches; ++b)
-    per_step.push_back(time_batch(stream, step, i, batch, timer).gpu_seconds / batch);
+    per_step.push_back(time_batch(stream, step, i, batch, timer, config.period).gpu_seconds /
+                       batch);
   return median(per_step);
 }
 
@@ -439,9 +469,9 @@ MeasuredSteps measure_paired(cudaStream_t stream, Step&& step, int rounds,
   for (int r = 0; r < rounds; ++r) {
     BatchTime base;
     const bool base_first = Measurement::baseline_first(r);
-    if (base_first) base = time_batch(stream, config.baseline, i, batch, timer);
-    const BatchTime own = time_batch(stream, step, i, batch, timer);
-    if (!base_first) base = time_batch(stream, config.baseline, i, batch, timer);
+    if (base_first) base = time_batch(stream, config.baseline, i, batch, timer, config.period);
+    const BatchTime own = time_batch(stream, step, i, batch, timer, config.period);
+    if (!base_first) base = time_batch(stream, config.baseline, i, batch, timer, config.period);
     measurement.add_round(own, base);
   }
   return measurement.result();

@@ -5,7 +5,9 @@
 //
 // The window of a trace runs from the host starting its first step to the later of the host
 // returning from its last step and the GPU finishing the steps' last activity: the analogue of an
-// event-bracketed batch, which starts on an idle GPU and ends when the GPU is done. Per step:
+// event-bracketed batch of a pattern that waits, which starts on an idle GPU and ends when the GPU
+// is done (an async step's timed batch starts behind queued work instead, so a trace charges it
+// one launch from idle more). Per step:
 //   GPU:  gpu_active + gpu_idle                = window / steps  (exactly)
 //   host: host_api + host_blocked + host_other = host span / steps (exactly)
 // where host_blocked is the union of the blocking calls (syncs, synchronous and pageable copies,

@@ -53,7 +53,9 @@ __global__ void fill(T* p, size_t count) {
     p[i] = T(float((i * 2654435761u) % 2001) / 1000.0f - 1.0f);
 }
 
-// Two events around a batch of hand-written steps, from an idle GPU to the wait for the last.
+// Two events around a batch of hand-written steps, after one untimed step of the same kind (so
+// that an async step's batch starts behind queued work and a synced one's after a wait, as
+// sync_bench's lead-in does), to the wait for the last.
 class BatchEvents {
  public:
   BatchEvents() {
@@ -70,6 +72,7 @@ class BatchEvents {
   // GPU time of `batch` steps / batch, in microseconds.
   template <class Step>
   double step_us(cudaStream_t stream, Step& step, int batch) {
+    step();  // the lead-in
     EXPECT_EQ(cudaEventRecord(start_, stream), cudaSuccess);
     for (int i = 0; i < batch; ++i) step();
     EXPECT_EQ(cudaEventRecord(stop_, stream), cudaSuccess);
@@ -103,9 +106,9 @@ struct Sample {
   double sync_us = std::numeric_limits<double>::quiet_NaN();
 };
 
-// The sync's overhead as the issue's bare loop measured it: `rounds` rounds of one batch of
-// `async_step` and one of `sync_step` (the order flipped every round), each batch bracketed by
-// events from an idle GPU; the median of the per-round differences, us per step.
+// The sync's overhead as the issue's bare loop measured it, with the lead-in: `rounds` rounds of
+// one batch of `async_step` and one of `sync_step` (the order flipped every round), each batch
+// bracketed by events after its lead-in; the median of the per-round differences, us per step.
 template <class AsyncStep, class SyncStep>
 Sample paired_overhead_us(cudaStream_t stream, AsyncStep& async_step, SyncStep& sync_step,
                           int batch, int rounds) {

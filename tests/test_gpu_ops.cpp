@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -89,13 +90,15 @@ TEST(GpuOps, PairedBaselineIsWarmedUpBeforeTheFirstRound) {
   measure_paired(
       stream.get(), [&](std::int64_t i) { record('s', i); }, 2, config);
   // Step warm-up (3) and sizing (3 probes of 3), baseline warm-up (3), round 0 (step first),
-  // round 1.
+  // round 1; each batch after its lead-in of one step (a period).
   EXPECT_EQ(order,
             "sss"
             "sssssssss"
             "bbb"
-            "ssssbbbb"
-            "bbbbssss");
+            "sssss"  // round 0: the step's lead-in and batch,
+            "bbbbb"  // then the baseline's
+            "bbbbb"  // round 1: the baseline first
+            "sssss");
   // What a pattern acting every few steps counts its periods from (SyncEvery, TrainLoop).
   EXPECT_EQ(first_after_baseline, first_timed_step(config));
 }
@@ -145,6 +148,38 @@ TEST(GpuOps, TimedBatchesEndOnAPeriodCountedFromTheFirstTimedStep) {
       }
     }
   }
+}
+
+// A batch follows an untimed lead-in of its own steps, so that it starts in the state its steps
+// keep the GPU in. Here a step is a 1 ms spin kernel that the host launches 200 us late: queued
+// back to back, the GPU never waits for the host and the step is the kernel's 1 ms; synced every
+// step, the GPU waits the 200 us (and the launch and the wake-up) before every kernel. At 4 steps
+// a batch (the minimum, a step being over 1 ms), batches from an idle GPU read the Async step
+// 50 us too long and the sync's overhead 50 us too short (a quarter of the late launch).
+TEST(GpuOps, ABatchStartsInTheStateItsStepsKeepTheGpuIn) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  const SpinKernelOp op(stream.get(), 1'000'000);
+  const InjectedCost late(Injection::Kind::host, 200e-6, stream.get());
+  auto async_step = [&](std::int64_t i) {
+    late.pay();
+    op.enqueue(i);
+  };
+  LoopConfig config;
+  config.baseline = async_step;
+  const MeasuredSteps m = measure_paired(
+      stream.get(),
+      [&](std::int64_t i) {
+        async_step(i);
+        CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+      },
+      8, config);
+  std::printf("baseline %.2f us a step, overhead %.2f us a step\n", m.baseline * 1e6,
+              m.overhead * 1e6);
+  EXPECT_GT(m.baseline, 0.99e-3);
+  EXPECT_LT(m.baseline, 1.02e-3) << "the baseline's batch paid its first launch from idle";
+  EXPECT_GT(m.overhead, 190e-6) << "the last wait of a batch went uncharged";
+  EXPECT_LT(m.overhead, 400e-6);
 }
 
 // A host hiccup during one sizing probe does not size the batches: the fastest probe does. Here
