@@ -71,23 +71,15 @@ inline StepPhase& step_phase() {
   return phase;
 }
 
-// The timed phase for as long as it lives: a step that throws leaves it untimed again, so that the
-// next benchmark's warm-up does not count in its TimedSums.
-class TimedPhase {
+// `phase` for as long as it lives, then the phase it found. The timed rounds run in one (a step
+// that throws leaves them untimed again, so that the next benchmark's warm-up does not count in its
+// TimedSums), and each batch's lead-in in an untimed one inside them.
+class PhaseScope {
  public:
-  TimedPhase() { step_phase() = StepPhase::timed; }
-  ~TimedPhase() { step_phase() = StepPhase::untimed; }
-  TimedPhase(const TimedPhase&) = delete;
-  TimedPhase& operator=(const TimedPhase&) = delete;
-};
-
-// Untimed for as long as it lives (a batch's lead-in), then back to the phase it found.
-class UntimedPhase {
- public:
-  UntimedPhase() : saved_(step_phase()) { step_phase() = StepPhase::untimed; }
-  ~UntimedPhase() { step_phase() = saved_; }
-  UntimedPhase(const UntimedPhase&) = delete;
-  UntimedPhase& operator=(const UntimedPhase&) = delete;
+  explicit PhaseScope(StepPhase phase) : saved_(step_phase()) { step_phase() = phase; }
+  ~PhaseScope() { step_phase() = saved_; }
+  PhaseScope(const PhaseScope&) = delete;
+  PhaseScope& operator=(const PhaseScope&) = delete;
 
  private:
   StepPhase saved_;
@@ -193,7 +185,7 @@ template <class Step>
 BatchTime time_batch(cudaStream_t stream, Step& step, std::int64_t& i, std::int64_t steps,
                      BatchTimer& timer, std::int64_t lead_in) {
   {
-    const UntimedPhase untimed;
+    const PhaseScope untimed(StepPhase::untimed);
     for (std::int64_t s = 0; s < lead_in; ++s) step(i++);
   }
   BatchTime t;
@@ -328,7 +320,7 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
   for (auto _ : state) {
     Measurement measurement(stopping_rule(), paired);
     {
-      const TimedPhase timed;
+      const PhaseScope timed(StepPhase::timed);
       while (!measurement.enough()) {
         BatchTime base;
         const bool base_first = paired && Measurement::baseline_first(measurement.rounds());
