@@ -95,6 +95,8 @@ ContextFields device_context(int device) {
 
   ContextFields fields = {
       {"sync_bench_version", SYNC_BENCH_VERSION},
+      // The source fingerprint; scripts/source_hash.sh REV gives a commit's, to match it with.
+      {"sync_bench_source", SYNC_BENCH_SOURCE},
       {"gpu_index", std::to_string(device)},
       {"gpu_name", prop.name},
       {"gpu_cc", std::to_string(prop.major) + "." + std::to_string(prop.minor)},

@@ -66,6 +66,14 @@ gpus="$(lines '^gpu: ' | sed -E 's/^[^:]*: gpu: //' | sort | uniq -c | sed -E 's
 info gpus "$(echo "$gpus" | sed -E 's/\(UUID: (GPU-[0-9a-f]{8})[^)]*\)/\1/' | paste -sd ';' -)"
 [ "$(echo "$gpus" | sed -E 's/.*: (.*) \(UUID.*/\1/' | sort -u | wc -l)" -le 1 ] ||
   info gpus "the calls ran on different GPU models: judge one model at a time"
+# The build each call ran (its source fingerprint, scripts/source_hash.sh): the list is met by one
+# build. Calls from before the fingerprint have no such line.
+sources="$(lines '^source: ' | sed -E 's/^[^:]*: source: //' | sort | uniq -c | sed -E 's/^ +//')"
+if [ -n "$sources" ]; then
+  info sources "$(echo "$sources" | paste -sd ';' -) (calls by source fingerprint)"
+  [ "$(echo "$sources" | wc -l)" -le 1 ] ||
+    info sources "the calls ran different builds: judge one build at a time"
+fi
 
 # --- test.sh and test_fidelity: every run passed, and enough of them.
 # count_runs PATTERN PASSED_REGEX NEED NAME WHAT

@@ -71,10 +71,12 @@ elapsed() { echo $(($(date +%s) - start)); }
 # 66-68 s, gate 143-155 s (10 processes), headline_long 52-53 s (6), biggemm 22-23 s (3), sweep
 # 116 s, the build alone 34-38 s. On an H100, biggemm measured 2 s a benchmark: 21-22 s a process
 # (results/h100/longer/); test took 207-246 s and test_fidelity alone 65-74 s over four H100 hosts
-# (results/h100/acceptance7/, acceptance8/).
+# (results/h100/acceptance7/, acceptance8/), and 224-259 s and 77-81 s on a fifth; the gate took
+# 132-192 s (10 processes) over the H100 calls to 2026-11-27, the slowest on that fifth host
+# (results/h100/lead_in_final/).
 estimate() {
   case "$1" in
-    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((16 * ${PROCESSES:-10})) ;;
+    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * ${PROCESSES:-10})) ;;
     headline) echo $((3 * ${HEADLINE_PROCESSES:-6})) ;;
     headline_long) echo $((10 * ${HEADLINE_PROCESSES:-6})) ;;
     biggemm) echo $((30 * ${BIGGEMM_PROCESSES:-2})) ;; sweep) echo 130 ;; build) echo 50 ;;
@@ -201,6 +203,9 @@ fidelity_verdict() {
 
 note "acceptance_call.sh: parts: ${parts[*]}; budget ${budget} s"
 note "gpu: $(nvidia-smi -L 2>&1 | head -1)"
+# The copy here has no .git: the source fingerprint names the build (scripts/source_hash.sh REV).
+note "source: $(SOURCE_ROOT="$src" "$src/scripts/source_hash.sh" 2>/dev/null ||
+  echo "unknown (scripts/source_hash.sh failed)")"
 for part in "${parts[@]}"; do
   need=$(estimate "$part")
   [ "$part" != test ] && ! built && need=$((need + $(estimate build)))

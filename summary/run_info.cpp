@@ -117,9 +117,12 @@ std::vector<std::string> run_header_lines(const RunData& d) {
   if (const auto clock = r.context_value("host_clock_ghz"); !clock.empty())
     host += ", host clock " + std::string(clock) + " GHz (measured at start)";
   lines.push_back(host);
-  lines.push_back("date: " + context_or_unknown(r, "date") +
-                  ", host: " + context_or_unknown(r, "host_name") +
-                  ", sync_bench: " + context_or_unknown(r, "sync_bench_version"));
+  std::string build = "date: " + context_or_unknown(r, "date") +
+                      ", host: " + context_or_unknown(r, "host_name") +
+                      ", sync_bench: " + context_or_unknown(r, "sync_bench_version");
+  if (const auto source = r.context_value("sync_bench_source"); !source.empty())
+    build += " (source " + std::string(source) + ", scripts/source_hash.sh)";
+  lines.push_back(build);
   return lines;
 }
 

@@ -158,6 +158,15 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
 
+# The build each call ran: one fingerprint for all is information; two say to judge one at a time.
+for c in c1 c2 c3; do echo "source: 0123456789abcdef" >>"$work/$c/summary.txt"; done
+judge one_build 0 '^info  sources +3 0123456789abcdef \(calls by source fingerprint\)$' \
+  '^Result: 7 of 7 criteria met' -- "${good[@]}"
+sed -i 's/^source: .*/source: fedcba9876543210/' "$work/c3/summary.txt"
+judge two_builds 0 '^info  sources +2 0123456789abcdef;1 fedcba9876543210 ' \
+  '^info  sources +the calls ran different builds: judge one build at a time$' -- "${good[@]}"
+sed -i '/^source: /d' "$work/c1/summary.txt" "$work/c2/summary.txt" "$work/c3/summary.txt"
+
 # One thing off at a time.
 sed -i '0,/Passed 62.1 sec, exit 0/s//Failed 63.0 sec, exit 8/' "$work/c2/summary.txt"
 judge fidelity_failed 1 '^FAIL  fidelity +9 of 10 passed; failed: .*/c2 test_fidelity 1' \

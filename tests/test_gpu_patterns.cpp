@@ -61,7 +61,7 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
   // The context names the machine.
   for (const char* key :
        {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version", "cublas_version",
-        "host_wait_mode", "sync_bench_version", "stopping_rule"})
+        "host_wait_mode", "sync_bench_version", "sync_bench_source", "stopping_rule"})
     EXPECT_TRUE(run["context"].contains(key)) << key;
 #if defined(__x86_64__)
   // The host core's measured clock, as text with two decimals; a plausible one. Over 0.3 GHz, not

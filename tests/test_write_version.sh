@@ -2,6 +2,7 @@
 # cmake/write_version.cmake on a made-up git repository: the header names the current commit, a
 # later commit is seen without a new configure, a changed tree reads "-dirty", an unchanged tree
 # leaves the header untouched (nothing recompiles), and a copy without .git has the bare version.
+# The source fingerprint beside it is scripts/source_hash.sh's, for a tree and for a commit.
 #
 #   tests/test_write_version.sh SOURCE_DIR
 set -uo pipefail
@@ -60,5 +61,62 @@ fi
 mkdir -p "$work/plain"
 stamp "$work/plain"
 expect copy_without_git 9.8.7
+
+# The source fingerprint (SYNC_BENCH_SOURCE): what scripts/source_hash.sh prints for the same tree
+# or commit; it follows the files sync_bench is built from and no others, with or without .git.
+source_stamp() { sed -n 's/^#define SYNC_BENCH_SOURCE "\(.*\)"$/\1/p' "$header"; }
+hash_of() { SOURCE_ROOT="$1" "$src/scripts/source_hash.sh" "${@:2}"; }
+same() {  # same NAME GOT WANTED
+  if [ -n "$2" ] && [ "$2" = "$3" ]; then
+    echo "ok: $1"
+  else
+    echo "FAILED: $1: '$2', expected '$3'"
+    failures=$((failures + 1))
+  fi
+}
+differ() {  # differ NAME A B
+  if [ -n "$2" ] && [ -n "$3" ] && [ "$2" != "$3" ]; then
+    echo "ok: $1"
+  else
+    echo "FAILED: $1: '$2' and '$3' should differ"
+    failures=$((failures + 1))
+  fi
+}
+built="$work/built"
+mkdir -p "$built"/{cmake,common/sub,bench,docs}
+echo 'project(x)' >"$built/CMakeLists.txt"
+echo 'set(a 1)' >"$built/cmake/a.cmake"
+echo 'int a;' >"$built/common/a.cpp"
+echo 'int b;' >"$built/common/sub/B.hpp"
+echo 'int main() {}' >"$built/bench/main.cpp"
+echo 'words' >"$built/docs/notes.md"
+cp -r "$built" "$work/built_copy"  # the same files, never a git checkout
+git -C "$built" init -q
+git -C "$built" -c user.name=t -c user.email=t@t add -A
+git -C "$built" -c user.name=t -c user.email=t@t commit -q -m first
+stamp "$built"
+first="$(source_stamp)"
+same source_is_the_tree_hash "$first" "$(hash_of "$built")"
+same source_is_the_commit_hash "$first" "$(hash_of "$built" HEAD)"
+same source_has_16_digits "${#first}" 16
+echo 'more words' >>"$built/docs/notes.md"
+stamp "$built"
+same other_files_leave_the_source "$(source_stamp)" "$first"
+echo 'int c;' >>"$built/common/sub/B.hpp"
+stamp "$built"
+differ a_built_file_changes_the_source "$(source_stamp)" "$first"
+same changed_source_is_the_tree_hash "$(source_stamp)" "$(hash_of "$built")"
+same the_commit_keeps_its_hash "$(hash_of "$built" HEAD)" "$first"
+stamp "$work/built_copy"
+same a_copy_without_git_names_its_source "$(source_stamp)" "$first"
+stamp "$src"
+same this_repository "$(source_stamp)" "$(hash_of "$src")"
+if hash_of "$built" no-such-rev >/dev/null 2>&1; then
+  echo "FAILED: a_bad_rev_is_refused: exit 0"
+  failures=$((failures + 1))
+else
+  rc=$?
+  same a_bad_rev_exits_2 "$rc" 2
+fi
 
 [ $failures -eq 0 ] || exit 1

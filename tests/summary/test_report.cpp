@@ -628,6 +628,22 @@ TEST(Report, HeaderShowsTheHostClock) {
   EXPECT_TRUE(contains(cmp.out, "host_clock_ghz: '2.97' vs '2.41'")) << cmp.out;
 }
 
+// A run from a copy without .git names its build only by the source fingerprint: the header shows
+// it, and a run from before the fingerprint shows the version alone.
+TEST(Report, HeaderNamesTheSourceFingerprintWhereTheRunHasOne) {
+  const std::string dir = testing::TempDir();
+  const std::string with =
+      test::write_run(dir + "source_with.json", {test::paired("NullKernel/DeviceSync", {5.0})},
+                      {{"sync_bench_source", "0123456789abcdef"}});
+  const std::string without =
+      test::write_run(dir + "source_without.json", {test::paired("NullKernel/DeviceSync", {5.0})});
+  const auto a = test::run({"report", with}), b = test::run({"report", without});
+  ASSERT_EQ(a.rc, 0) << a.err;
+  ASSERT_EQ(b.rc, 0) << b.err;
+  EXPECT_TRUE(contains(a.out, " (source 0123456789abcdef, scripts/source_hash.sh)")) << a.out;
+  EXPECT_FALSE(contains(b.out, "(source ")) << b.out;
+}
+
 // The Async row ran at 10 us; the pattern's own interleaved baseline at 8 us, with a paired
 // overhead of 3 us, and its step at 11 us. Unpaired, the csv and dtypes said +1 us (+10%) where
 // the console report says +3 us (+37.5%): every output now gives the paired overhead.

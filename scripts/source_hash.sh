@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Prints the source fingerprint that cmake/write_version.cmake stamps into every build
+# (`sync_bench_source` in a run's JSON context): the first 16 hex digits of a SHA-256 over the files
+# sync_bench is built from (CMakeLists.txt, cmake/, common/, bench/). The GPU machine's copy of the
+# tree has no .git, so its runs name no commit; this matches them with one.
+#
+#   scripts/source_hash.sh          the working tree
+#   scripts/source_hash.sh REV      the files of commit REV (git archive)
+#
+# SOURCE_ROOT: the tree to read (default: this script's repository). Exit status: 0, or 2 (a bad
+# argument, or REV not a commit of a git checkout).
+set -euo pipefail
+usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
+bad() {
+  echo "source_hash.sh: $*" >&2
+  exit 2
+}
+case "${1:-}" in -h | --help) usage; exit 0 ;; -*) bad "unknown option '$1'" ;; esac
+[ $# -le 1 ] || bad "one REV at most"
+root="${SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+[ -d "$root" ] || bad "no such folder: $root"
+paths=(CMakeLists.txt cmake common bench)
+
+digest() {  # digest DIR: the "SHA256  PATH" lines of write_version.cmake, in byte order, hashed
+  (cd "$1" && for p in "${paths[@]}"; do if [ -e "$p" ]; then find "$p" -type f; fi; done) |
+    LC_ALL=C sort | (cd "$1" && xargs -r -d '\n' sha256sum) | sha256sum | cut -c1-16
+}
+
+if [ $# -eq 0 ]; then
+  digest "$root"
+  exit 0
+fi
+rev="$1"
+git -C "$root" rev-parse --verify --quiet "$rev^{commit}" >/dev/null ||
+  bad "'$rev' is not a commit of $root"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+present=()
+for p in "${paths[@]}"; do
+  [ -n "$(git -C "$root" ls-tree --name-only "$rev" -- "$p")" ] && present+=("$p")
+done
+[ ${#present[@]} -eq 0 ] || git -C "$root" archive "$rev" -- "${present[@]}" | tar -x -C "$tmp"
+digest "$tmp"
