@@ -163,7 +163,9 @@ repetitions adds each of them. The context is the first run's, with merged_runs 
 it holds: a run merged before counts as its own merged_runs) and repetitions_are = processes; the
 message on stderr says how many GPUs the repetitions name. Each repetition's row names the GPU it ran on (gpu_uuid), so that
 runs from several machines of one model merge into a baseline that measures how much machines
-differ (compare --help); the merged context then names no gpu_uuid. Refused (exit 2): runs from
+differ (compare --help); the merged context then names no gpu_uuid. Runs of several builds merge
+too, and the merged context then names no sync_bench_version or sync_bench_source, whichever
+differs. Refused (exit 2): runs from
 different GPU models, drivers, CPUs, wait modes, accounting settings or MultiGpu --devices (a
 run made with --devices against one without, too), with different sets of benchmarks, or one
 run given twice (the same file, a link or a copy, byte for byte: its processes would count

@@ -236,6 +236,11 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
   for (std::size_t r = 1; r < runs.size(); ++r)
     if (context_text(runs[r].document, "gpu_uuid") != context_text(first_run, "gpu_uuid"))
       context.erase("gpu_uuid");
+  // Processes of several builds may be merged too; then the merged run names none, rather than
+  // vouching for the first one's build for all of them.
+  for (const char* key : {"sync_bench_version", "sync_bench_source"})
+    for (std::size_t r = 1; r < runs.size(); ++r)
+      if (context_text(runs[r].document, key) != context_text(first_run, key)) context.erase(key);
   // Each process measured its host's clock: the merged run holds their range, or nothing when a
   // run does not say (it cannot vouch for that process's host).
   std::optional<ClockRange> clocks = parse_clock_range(context_text(first_run, "host_clock_ghz"));

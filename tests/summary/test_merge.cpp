@@ -156,6 +156,26 @@ TEST(Merge, RunsOfSeveralGpusNameNone) {
   EXPECT_FALSE(read_json(mixed)["context"].contains("gpu_uuid"));
 }
 
+// Processes of several builds merge; the merged run then names no build (a version or a source
+// fingerprint that only some of its processes had), and one build's processes keep theirs.
+TEST(Merge, RunsOfSeveralBuildsNameNone) {
+  const std::map<std::string, std::string> a = {{"sync_bench_version", "0.1.0"},
+                                                {"sync_bench_source", "0123456789abcdef"}};
+  const std::string same = temp("same_build");
+  merge_runs({run_file(0, a), run_file(1, a), run_file(2, a)}, same);
+  EXPECT_EQ(read_json(same)["context"]["sync_bench_version"], "0.1.0");
+  EXPECT_EQ(read_json(same)["context"]["sync_bench_source"], "0123456789abcdef");
+  for (const char* key : {"sync_bench_version", "sync_bench_source"}) {
+    std::map<std::string, std::string> b = a;
+    b[key] = "other";
+    const std::string mixed = temp(std::string("mixed_") + key);
+    merge_runs({run_file(0, a), run_file(1, a), run_file(2, b)}, mixed);
+    const nlohmann::json context = read_json(mixed)["context"];
+    EXPECT_FALSE(context.contains(key)) << key;
+    EXPECT_EQ(context.contains("sync_bench_version"), std::string(key) != "sync_bench_version");
+  }
+}
+
 // Each process measured its host's clock; the merged run holds their range, and none when one
 // run does not say.
 TEST(Merge, HostClockBecomesTheProcessesRange) {
