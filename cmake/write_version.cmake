@@ -19,15 +19,21 @@ if(git_status EQUAL 0 AND git_text)  # a copy without .git has only the project 
   string(APPEND version_text "+${git_text}")
 endif()
 # The digest of "SHA256  PATH" lines, one a file in byte order of the paths, as `sha256sum` prints
-# them: scripts/source_hash.sh hashes the same text.
-file(GLOB_RECURSE source_files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/cmake/*"
-     "${SOURCE_DIR}/common/*" "${SOURCE_DIR}/bench/*")
+# them: scripts/source_hash.sh hashes the same text. Both skip symbolic links (an editor's lock file
+# is a dangling one) and dot-files (swap files, which git ignores and the GPU machine never gets).
+cmake_policy(SET CMP0009 NEW)  # GLOB_RECURSE does not follow links to folders
+string(REGEX REPLACE "([][*?])" "[\\1]" glob_dir "${SOURCE_DIR}")  # the folder's name, literally
+file(GLOB_RECURSE source_files RELATIVE "${SOURCE_DIR}" "${glob_dir}/cmake/*"
+     "${glob_dir}/common/*" "${glob_dir}/bench/*")
 if(EXISTS "${SOURCE_DIR}/CMakeLists.txt")
   list(APPEND source_files CMakeLists.txt)
 endif()
 list(SORT source_files)
 set(listing "")
 foreach(path IN LISTS source_files)
+  if(IS_SYMLINK "${SOURCE_DIR}/${path}" OR path MATCHES "(^|/)\\.")
+    continue()
+  endif()
   file(SHA256 "${SOURCE_DIR}/${path}" digest)
   string(APPEND listing "${digest}  ${path}\n")
 endforeach()

@@ -7,8 +7,9 @@
 #   scripts/source_hash.sh          the working tree
 #   scripts/source_hash.sh REV      the files of commit REV (git archive)
 #
-# SOURCE_ROOT: the tree to read (default: this script's repository). Exit status: 0, or 2 (a bad
-# argument, or REV not a commit of a git checkout).
+# Both skip symbolic links and dot-files, as write_version.cmake does. SOURCE_ROOT: the tree to read
+# (default: this script's repository). Exit status: 0; 1 a file could not be read (nothing is
+# printed); 2 a bad argument, a tree without CMakeLists.txt, or REV not a commit of a git checkout.
 set -euo pipefail
 usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 bad() {
@@ -22,11 +23,19 @@ root="${SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 paths=(CMakeLists.txt cmake common bench)
 
 digest() {  # digest DIR: the "SHA256  PATH" lines of write_version.cmake, in byte order, hashed
-  (cd "$1" && for p in "${paths[@]}"; do if [ -e "$p" ]; then find "$p" -type f; fi; done) |
-    LC_ALL=C sort | (cd "$1" && xargs -r -d '\n' sha256sum) | sha256sum | cut -c1-16
+  local listing
+  # A file that cannot be read fails the listing, and then no digest is printed.
+  listing="$(cd "$1" && for p in "${paths[@]}"; do
+    if [ -e "$p" ]; then find "$p" -name '.*' -prune -o -type f -print; fi
+  done | LC_ALL=C sort | xargs -r -d '\n' sha256sum)" || {
+    echo "source_hash.sh: could not read every file under $1" >&2
+    exit 1
+  }
+  if [ -n "$listing" ]; then printf '%s\n' "$listing"; fi | sha256sum | cut -c1-16
 }
 
 if [ $# -eq 0 ]; then
+  [ -f "$root/CMakeLists.txt" ] || bad "$root has no CMakeLists.txt: not a sync_bench tree"
   digest "$root"
   exit 0
 fi

@@ -17,7 +17,9 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 repo="$work/repo"
 mkdir -p "$repo/scripts"
-cp "$root/scripts/acceptance.sh" "$root/scripts/acceptance_call.sh" "$repo/scripts/"
+cp "$root/scripts/acceptance.sh" "$root/scripts/acceptance_call.sh" "$root/scripts/source_hash.sh" \
+  "$repo/scripts/"
+mkdir -p "$repo/common" && echo 'project(x)' >"$repo/CMakeLists.txt" && echo 'int a;' >"$repo/common/a.cpp"
 # shellcheck disable=SC2016  # the stub's own variable
 printf '#!/bin/sh\ncat "$STUB_RATES"\n' >"$repo/scripts/gate_rates.sh"
 chmod +x "$repo/scripts"/*.sh
@@ -158,7 +160,10 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
 
-# The build each call ran: one fingerprint for all is information; two say to judge one at a time.
+# The build each call ran: none said, no line; one fingerprint for all is information; two say to
+# judge one at a time.
+grep -q '^info  sources' <<<"$("$repo/scripts/acceptance.sh" "${good[@]}" 2>&1)" &&
+  fail "no_sources: an 'info  sources' line, where no call has a source: line"
 for c in c1 c2 c3; do echo "source: 0123456789abcdef" >>"$work/$c/summary.txt"; done
 judge one_build 0 '^info  sources +3 0123456789abcdef \(calls by source fingerprint\)$' \
   '^Result: 7 of 7 criteria met' -- "${good[@]}"
@@ -280,6 +285,8 @@ for part in test fidelity; do
     fail "call skipped: no 'skipped $part' in summary.txt: $(cat "$work/o/summary.txt")"
 done
 [ -s "$work/o/logs.tar.gz" ] || fail "call skipped: no logs.tar.gz"
+grep -qxF "source: $(SOURCE_ROOT="$repo" "$root/scripts/source_hash.sh")" "$work/o/summary.txt" ||
+  fail "call skipped: no source: line of the tree's fingerprint: $(cat "$work/o/summary.txt")"
 [ "$(find "$work/o" -type f | wc -l)" -le 8 ] || fail "call skipped: more than 8 files in OUT"
 judge call_skipped 1 '^FAIL  test\.sh +not run' '^info  skipped .*o: test,.*o: fidelity' -- "$work/o"
 

@@ -88,8 +88,14 @@ echo 'project(x)' >"$built/CMakeLists.txt"
 echo 'set(a 1)' >"$built/cmake/a.cmake"
 echo 'int a;' >"$built/common/a.cpp"
 echo 'int b;' >"$built/common/sub/B.hpp"
+echo 'int z;' >"$built/common/Z.cpp"  # before a.cpp in byte order, after it in most locales
 echo 'int main() {}' >"$built/bench/main.cpp"
 echo 'words' >"$built/docs/notes.md"
+# Skipped on both sides: a dot-file (an editor's swap file), a link, and a dangling link (an editor's
+# lock file), which would otherwise fail the build.
+echo 'swap' >"$built/common/.a.cpp.swp"
+ln -s a.cpp "$built/common/link.cpp"
+ln -s nowhere "$built/common/.#a.cpp"
 cp -r "$built" "$work/built_copy"  # the same files, never a git checkout
 git -C "$built" init -q
 git -C "$built" -c user.name=t -c user.email=t@t add -A
@@ -111,6 +117,15 @@ stamp "$work/built_copy"
 same a_copy_without_git_names_its_source "$(source_stamp)" "$first"
 stamp "$src"
 same this_repository "$(source_stamp)" "$(hash_of "$src")"
+stamp "$built"
+before="$(source_stamp)"
+echo 'other swap' >"$built/common/.a.cpp.swp"
+stamp "$built"
+same dot_files_leave_the_source "$(source_stamp)" "$before"
+same dot_files_leave_the_tree_hash "$(hash_of "$built")" "$before"
+plain_hash="$(hash_of "$work/plain" 2>/dev/null)"
+same a_tree_without_cmakelists_exits_2 "$?" 2
+same a_tree_without_cmakelists_prints_nothing "${plain_hash:-nothing}" nothing
 if hash_of "$built" no-such-rev >/dev/null 2>&1; then
   echo "FAILED: a_bad_rev_is_refused: exit 0"
   failures=$((failures + 1))
