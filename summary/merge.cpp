@@ -231,14 +231,10 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
   const Json& first_run = runs[0].document;
   Json& context = plan.context;
   context = first_run.contains("context") ? first_run["context"] : Json::object();
-  // Runs from several GPUs of one model may be merged; then the merged run names none, so that
-  // compare does not take it for a run of the first one's machine.
-  for (std::size_t r = 1; r < runs.size(); ++r)
-    if (context_text(runs[r].document, "gpu_uuid") != context_text(first_run, "gpu_uuid"))
-      context.erase("gpu_uuid");
-  // Processes of several builds may be merged too; then the merged run names none, rather than
-  // vouching for the first one's build for all of them.
-  for (const char* key : {"sync_bench_version", "sync_bench_source"})
+  // Runs from several GPUs of one model, or of several builds, may be merged; then the merged run
+  // names no GPU (compare must not take it for a run of the first one's machine) or no build,
+  // rather than the first run's for all of them.
+  for (const char* key : {"gpu_uuid", "sync_bench_version", "sync_bench_source"})
     for (std::size_t r = 1; r < runs.size(); ++r)
       if (context_text(runs[r].document, key) != context_text(first_run, key)) context.erase(key);
   // Each process measured its host's clock: the merged run holds their range, or nothing when a
