@@ -9,7 +9,8 @@
 #
 # Both skip symbolic links and dot-files, as write_version.cmake does. SOURCE_ROOT: the tree to read
 # (default: this script's repository). Exit status: 0; 1 a file could not be read (nothing is
-# printed); 2 a bad argument, a tree without CMakeLists.txt, or REV not a commit of a git checkout.
+# printed); 2 a bad argument, a tree or commit without CMakeLists.txt, or REV not a commit of a git
+# checkout.
 set -euo pipefail
 usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment
 bad() {
@@ -34,19 +35,21 @@ digest() {  # digest DIR: the "SHA256  PATH" lines of write_version.cmake, in by
   if [ -n "$listing" ]; then printf '%s\n' "$listing"; fi | sha256sum | cut -c1-16
 }
 
-if [ $# -eq 0 ]; then
-  [ -f "$root/CMakeLists.txt" ] || bad "$root has no CMakeLists.txt: not a sync_bench tree"
-  digest "$root"
-  exit 0
+tree="$root"
+what="$root"
+if [ $# -eq 1 ]; then
+  rev="$1"
+  git -C "$root" rev-parse --verify --quiet "$rev^{commit}" >/dev/null ||
+    bad "'$rev' is not a commit of $root"
+  tree="$(mktemp -d)"
+  what="commit $rev"
+  trap 'rm -rf "$tree"' EXIT
+  present=()
+  for p in "${paths[@]}"; do
+    [ -n "$(git -C "$root" ls-tree --name-only "$rev" -- "$p")" ] && present+=("$p")
+  done
+  [ ${#present[@]} -eq 0 ] || git -C "$root" archive "$rev" -- "${present[@]}" | tar -x -C "$tree"
 fi
-rev="$1"
-git -C "$root" rev-parse --verify --quiet "$rev^{commit}" >/dev/null ||
-  bad "'$rev' is not a commit of $root"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
-present=()
-for p in "${paths[@]}"; do
-  [ -n "$(git -C "$root" ls-tree --name-only "$rev" -- "$p")" ] && present+=("$p")
-done
-[ ${#present[@]} -eq 0 ] || git -C "$root" archive "$rev" -- "${present[@]}" | tar -x -C "$tmp"
-digest "$tmp"
+# A commit is held to what a tree is: without CMakeLists.txt it is no sync_bench source.
+[ -f "$tree/CMakeLists.txt" ] || bad "$what has no CMakeLists.txt: not a sync_bench tree"
+digest "$tree"

@@ -121,5 +121,14 @@ same a_tree_without_cmakelists_exits_2 "$?" 2
 same a_tree_without_cmakelists_prints_nothing "${plain_hash:-nothing}" nothing
 hash_of "$built" no-such-rev >/dev/null 2>&1
 same a_bad_rev_exits_2 "$?" 2
+# A commit without CMakeLists.txt is refused as a tree without it is.
+mkdir -p "$work/docs_only"
+echo 'words' >"$work/docs_only/notes.md"
+git -C "$work/docs_only" init -q
+git -C "$work/docs_only" -c user.name=t -c user.email=t@t add -A
+git -C "$work/docs_only" -c user.name=t -c user.email=t@t commit -q -m docs
+docs_hash="$(hash_of "$work/docs_only" HEAD 2>/dev/null)"
+same a_commit_without_cmakelists_exits_2 "$?" 2
+same a_commit_without_cmakelists_prints_nothing "${docs_hash:-nothing}" nothing
 
 [ $failures -eq 0 ] || exit 1
