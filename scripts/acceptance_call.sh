@@ -19,7 +19,8 @@
 #   anatomy   scripts/run.sh --anatomy=on: the default sweep with the step anatomy's passes, timed
 #
 #   scripts/acceptance_call.sh OUT [PART...]
-#   (default: test gate headline headline_long biggemm fidelity fidelity)
+#   (default: test headline headline_long biggemm fidelity fidelity; the gate, 350-400 s at its
+#   default 20 processes with the build, takes a call of its own: acceptance_call.sh OUT gate)
 #
 # A part repeats as often as it is named. A part that would not end within BUDGET_S seconds of the
 # start (default 570: a device call may run 600) is skipped, and says so; each part also runs under
@@ -28,7 +29,7 @@
 # reads), clean/host1us/host10/gpu10.json, headline.json, headline_long.json (each the merge of
 # its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweeps' JSON).
 #
-# Environment: BUDGET_S, PROCESSES (default 10), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2),
+# Environment: BUDGET_S, PROCESSES (default 20), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2),
 # ACCEPTANCE_WORK (the work folder, emptied first; default /tmp/acceptance).
 # Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
 set -uo pipefail
@@ -42,14 +43,14 @@ case "${1:-}" in -h | --help) usage; exit 0 ;; '' | -*) bad "missing OUT" ;; esa
 out="$1"
 shift
 parts=("$@")
-[ ${#parts[@]} -ge 1 ] || parts=(test gate headline headline_long biggemm fidelity fidelity)
+[ ${#parts[@]} -ge 1 ] || parts=(test headline headline_long biggemm fidelity fidelity)
 for p in "${parts[@]}"; do
   case "$p" in test | fidelity | gate | headline | headline_long | biggemm | sweep | anatomy) ;;
     *) bad "unknown part '$p' (test, fidelity, gate, headline, headline_long, biggemm, sweep or anatomy)" ;;
   esac
 done
 budget="${BUDGET_S:-570}"
-for v in "$budget" "${PROCESSES:-10}" "${HEADLINE_PROCESSES:-6}" "${BIGGEMM_PROCESSES:-2}"; do
+for v in "$budget" "${PROCESSES:-20}" "${HEADLINE_PROCESSES:-6}" "${BIGGEMM_PROCESSES:-2}"; do
   case "$v" in '' | *[!0-9]* | 0) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
 done
 mkdir -p "$out" || bad "cannot make OUT '$out'"
@@ -73,10 +74,10 @@ elapsed() { echo $(($(date +%s) - start)); }
 # (results/h100/longer/); test took 207-246 s and test_fidelity alone 65-74 s over four H100 hosts
 # (results/h100/acceptance7/, acceptance8/), and 224-259 s and 77-81 s on a fifth; the gate took
 # 132-192 s (10 processes) over the H100 calls to 2026-11-27, the slowest on that fifth host
-# (results/h100/lead_in_final/).
+# (results/h100/lead_in_final/), and 347-364 s with 20 (results/h100/gate_p20_f0463d7e/).
 estimate() {
   case "$1" in
-    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * ${PROCESSES:-10})) ;;
+    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * ${PROCESSES:-20})) ;;
     headline) echo $((3 * ${HEADLINE_PROCESSES:-6})) ;;
     headline_long) echo $((10 * ${HEADLINE_PROCESSES:-6})) ;;
     biggemm) echo $((30 * ${BIGGEMM_PROCESSES:-2})) ;; sweep) echo 130 ;; build) echo 50 ;;
@@ -132,7 +133,7 @@ run_part() {
       cp "$work"/gate/*.log "$work/logs/" 2>/dev/null
       # A failed run keeps its processes' logs and JSON (NAME.json.d), which its log points to.
       cp -r "$work"/gate/*.json.d "$work/logs/" 2>/dev/null
-      note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=${PROCESSES:-10}," \
+      note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=${PROCESSES:-20}," \
         "runs: $(for f in "$work"/gate/*.json; do [ -e "$f" ] && printf '%s ' "${f##*/}"; done)"
       return $rc
       ;;

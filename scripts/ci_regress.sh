@@ -63,9 +63,11 @@
 # Environment:
 #   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
 #   SYNC_SUMMARY   the sync_summary binary        (default build/summary/sync_summary)
-#   PROCESSES      sync_bench processes to merge  (default 10: the host's speed differs from one
-#                  process to the next; with 5 a side the gate caught 88-91% of the injected
-#                  +1 us on the H100, against 97% with 10 on the H200)
+#   PROCESSES      sync_bench processes to merge  (default 20: the host's speed differs from one
+#                  process to the next. With 5 a side the gate caught 88-91% of the injected +1 us
+#                  on the H100, with 10 94.4% (85 of 90 over 9 calls on 5 H100s), with 20 all:
+#                  39 of 39 in 4 calls, 50 of 50 with two of those 10-process calls merged; no
+#                  false alarm in either: results/h100/gate_p20_f0463d7e/)
 #   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/)
 #   THRESHOLD, MACHINE_THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST, GATE,
 #   FILTER         sync_summary compare's --threshold, --machine-threshold, --min-effect-us,
@@ -106,7 +108,7 @@ summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
 out="${OUT:-sync_bench_ci.json}"
 [ $make_baseline -eq 1 ] && out="$base"
 [ $add_to_baseline -eq 1 ] && out="$base.new.json"
-processes="${PROCESSES:-10}"
+processes="${PROCESSES:-20}"
 
 for tool in "$bench" "$summary"; do
   if [ ! -x "$tool" ]; then

@@ -289,6 +289,12 @@ grep -qxF "source: $(SOURCE_ROOT="$repo" "$root/scripts/source_hash.sh")" "$work
   fail "call skipped: no source: line of the tree's fingerprint: $(cat "$work/o/summary.txt")"
 [ "$(find "$work/o" -type f | wc -l)" -le 8 ] || fail "call skipped: more than 8 files in OUT"
 judge call_skipped 1 '^FAIL  test\.sh +not run' '^info  skipped .*o: test,.*o: fidelity' -- "$work/o"
+# The gate at the default 20 processes a run (about 350 s and the build) does not start in 420 s.
+out="$(unset PROCESSES; PATH="$work/nobin:$PATH" BUDGET_S=420 ACCEPTANCE_WORK="$work/acc" \
+  "$repo/scripts/acceptance_call.sh" "$work/o" gate 2>&1)"
+status=$?
+[ $status -eq 1 ] && grep -qE "^skipped gate: [0-9]+ s left of the budget" "$work/o/summary.txt" ||
+  fail "gate in 420 s: exit $status, not skipped: $(cat "$work/o/summary.txt")"
 
 # The sweep part when run.sh uses the budget up (to the second, or past it): the SmallGemm run is
 # skipped, saying so, not run without a limit (`timeout 0`) or failed (a negative timeout). The
