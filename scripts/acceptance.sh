@@ -5,7 +5,8 @@
 # that no criterion covers:
 #   test.sh        every scripts/test.sh run on a fresh copy passed, and at least 5 ran
 #   fidelity       every test_fidelity run (in test.sh and alone) passed, and at least 10 ran
-#   false alarms   scripts/gate_rates.sh over the calls' clean runs (3 calls or more): none
+#   false alarms   scripts/gate_rates.sh over the calls' clean runs (3 calls or more): none (info:
+#                  how many processes each call's gate runs merged)
 #   detection      +1 us host, +10% host and +10% GPU against the same call's clean run: each
 #                  flagged on at least 95% of the gated rows it was applied to
 #   headline       NullKernel/DeviceSync and SmallGemm/DeviceSync fp16 n=512 paired overheads,
@@ -103,6 +104,17 @@ if [ ${#gate_dirs[@]} -lt 1 ]; then
   verdict 0 "false alarms" "not run (need clean runs from 3 device calls)"
   verdict 0 detection "not run (need the injected runs of scripts/gate_runs.sh)"
 else
+  # How many processes each call's gate runs merged (its clean run's repetitions): the limits
+  # narrow with the count, so rates pooled over calls of different counts say neither's.
+  counts="$(for d in "${gate_dirs[@]}"; do
+    grep -m1 -oE '"repetitions": *[0-9]+' "$d/clean.json" | grep -oE '[0-9]+$'
+  done | sort -n | uniq -c | sed -E 's/^ +//')"
+  if [ -n "$counts" ]; then
+    info "gate runs" "$(sed -E 's/^([0-9]+) ([0-9]+)$/\1 calls of \2 processes a run/' <<<"$counts" |
+      paste -sd ';' -)"
+    [ "$(wc -l <<<"$counts")" -le 1 ] ||
+      info "gate runs" "the calls merged different numbers of processes: judge one number at a time"
+  fi
   SYNC_SUMMARY="$summary_tool" "$ROOT/scripts/gate_rates.sh" "${gate_dirs[@]}" >"$work/rates.txt" 2>&1 ||
     bad "scripts/gate_rates.sh failed: $(tail -3 "$work/rates.txt")"
   # total KEY: "HIT TOTAL" summed over the totals lines that start with KEY (the host cost hidden

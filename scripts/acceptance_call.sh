@@ -19,8 +19,9 @@
 #   anatomy   scripts/run.sh --anatomy=on: the default sweep with the step anatomy's passes, timed
 #
 #   scripts/acceptance_call.sh OUT [PART...]
-#   (default: test headline headline_long biggemm fidelity fidelity; the gate, 350-400 s at its
-#   default 20 processes with the build, takes a call of its own: acceptance_call.sh OUT gate)
+#   (default: test headline headline_long biggemm fidelity fidelity)
+# The gate takes a call of its own (acceptance_call.sh OUT gate): at its default 20 processes a
+# run, gate_runs.sh took 347-364 s on an H100, 383-402 s with the build.
 #
 # A part repeats as often as it is named. A part that would not end within BUDGET_S seconds of the
 # start (default 570: a device call may run 600) is skipped, and says so; each part also runs under
@@ -29,8 +30,9 @@
 # reads), clean/host1us/host10/gpu10.json, headline.json, headline_long.json (each the merge of
 # its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweeps' JSON).
 #
-# Environment: BUDGET_S, PROCESSES (default 20), HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2),
-# ACCEPTANCE_WORK (the work folder, emptied first; default /tmp/acceptance).
+# Environment: BUDGET_S, PROCESSES (default 20, as scripts/ci_regress.sh's: keep them in step),
+# HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2), ACCEPTANCE_WORK (the work folder, emptied first;
+# default /tmp/acceptance).
 # Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
 set -uo pipefail
 usage() { sed -n '2,${/^#/!q;s/^# \{0,1\}//p}' "$0"; }  # the header comment

@@ -73,6 +73,11 @@ $work/d/gpu10.json --sync_inject=gpu:10%" ] || fail "good: ran $(cat "$work/call
 rm -f "$work/calls"
 out="$("$repo/scripts/gate_runs.sh" -- "$work/d" 2>&1)"
 [ "$(wc -l <"$work/calls")" -eq 4 ] || fail "default: not the four runs: $out"
+rm -f "$work/calls"
+# Empty, as unset: ci_regress.sh's default, as ci_regress.sh and acceptance_call.sh read it.
+out="$(PROCESSES='' "$repo/scripts/gate_runs.sh" "$work/d" clean 2>&1)" ||
+  fail "empty PROCESSES: exit not 0: $out"
+[ "$(cat "$work/calls" 2>/dev/null)" = "$work/d/clean.json " ] || fail "empty PROCESSES: ran $out"
 
 # With the real ci_regress.sh: a run whose second process fails keeps the log ci_regress.sh points
 # to (and the first process's JSON); a run that succeeds leaves only its merged JSON.
