@@ -110,8 +110,8 @@ else
     grep -m1 -oE '"repetitions": *[0-9]+' "$d/clean.json" | grep -oE '[0-9]+$'
   done | sort -n | uniq -c | sed -E 's/^ +//')"
   if [ -n "$counts" ]; then
-    info "gate runs" "$(sed -E 's/^([0-9]+) ([0-9]+)$/\1 calls of \2 processes a run/' <<<"$counts" |
-      paste -sd ';' -)"
+    info "gate runs" "$(sed -E 's/^([0-9]+) ([0-9]+)$/\1 calls of \2 processes a run/' \
+      <<<"$counts" | paste -sd ';' -)"
     [ "$(wc -l <<<"$counts")" -le 1 ] ||
       info "gate runs" "the calls merged different numbers of processes: judge one number at a time"
   fi

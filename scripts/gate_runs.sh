@@ -12,10 +12,10 @@
 #   scripts/gate_runs.sh DIR [NAME...]     (NAME: some of clean host1us host10 gpu10; default all)
 #
 # Environment: PROCESSES (default: ci_regress.sh's), SYNC_BENCH, SYNC_SUMMARY (default: the
-# repository's build/), as scripts/ci_regress.sh takes them. No options but -h/--help; -- ends them (for a DIR that
-# starts with -). Exit status: 0 every run made, 2 bad arguments or environment (with the usage),
-# else the last failing run's ci_regress.sh status (its log: DIR/NAME.log; its processes' logs
-# and JSON are kept in DIR/NAME.json.d/).
+# repository's build/), as scripts/ci_regress.sh takes them. No options but -h/--help; -- ends them
+# (for a DIR that starts with -). Exit status: 0 every run made, 2 bad arguments or environment
+# (with the usage), else the last failing run's ci_regress.sh status (its log: DIR/NAME.log; its
+# processes' logs and JSON are kept in DIR/NAME.json.d/).
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RUNS=(clean host1us host10 gpu10)
@@ -52,7 +52,7 @@ esac
 # Checked here too, so that a bad count stops before the first run; unset or empty, ci_regress.sh's
 # default.
 if [ -n "${PROCESSES:-}" ]; then
-  case "$PROCESSES" in '' | *[!0-9]* | 0)
+  case "$PROCESSES" in *[!0-9]* | 0)
     bad "PROCESSES must be a whole number of processes from 1, got '$PROCESSES'" ;;
   esac
 fi
