@@ -30,7 +30,7 @@
 # reads), clean/host1us/host10/gpu10.json, headline.json, headline_long.json (each the merge of
 # its processes) and logs.tar.gz (every log and process JSON, biggemm.json, the sweeps' JSON).
 #
-# Environment: BUDGET_S, PROCESSES (default 20, as scripts/ci_regress.sh's: keep them in step),
+# Environment: BUDGET_S, PROCESSES (default 20, as scripts/ci_regress.sh's),
 # HEADLINE_PROCESSES (6), BIGGEMM_PROCESSES (2), ACCEPTANCE_WORK (the work folder, emptied first;
 # default /tmp/acceptance).
 # Exit status: 0 every part ran and passed, 1 some part failed or was skipped, 2 bad arguments.
@@ -52,7 +52,10 @@ for p in "${parts[@]}"; do
   esac
 done
 budget="${BUDGET_S:-570}"
-for v in "$budget" "${PROCESSES:-20}" "${HEADLINE_PROCESSES:-6}" "${BIGGEMM_PROCESSES:-2}"; do
+processes="${PROCESSES:-20}"
+headline_processes="${HEADLINE_PROCESSES:-6}"
+biggemm_processes="${BIGGEMM_PROCESSES:-2}"
+for v in "$budget" "$processes" "$headline_processes" "$biggemm_processes"; do
   case "$v" in '' | *[!0-9]* | 0) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
 done
 mkdir -p "$out" || bad "cannot make OUT '$out'"
@@ -79,10 +82,10 @@ elapsed() { echo $(($(date +%s) - start)); }
 # (results/h100/lead_in_final/), and 347-364 s with 20 (results/h100/gate_p20_f0463d7e/).
 estimate() {
   case "$1" in
-    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * ${PROCESSES:-20})) ;;
-    headline) echo $((3 * ${HEADLINE_PROCESSES:-6})) ;;
-    headline_long) echo $((10 * ${HEADLINE_PROCESSES:-6})) ;;
-    biggemm) echo $((30 * ${BIGGEMM_PROCESSES:-2})) ;; sweep) echo 130 ;; build) echo 50 ;;
+    test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * processes)) ;;
+    headline) echo $((3 * headline_processes)) ;;
+    headline_long) echo $((10 * headline_processes)) ;;
+    biggemm) echo $((30 * biggemm_processes)) ;; sweep) echo 130 ;; build) echo 50 ;;
     anatomy) echo 210 ;;  # 154 s on an H100, already built (results/h100/acceptance3/call4)
   esac
 }
@@ -129,13 +132,15 @@ run_part() {
       return
       ;;
     gate)
-      (cd "$tree" && timeout "$(left)" scripts/gate_runs.sh "$work/gate") >"$work/logs/gate_runs.log" 2>&1
+      # The count given, not left to ci_regress.sh's default: the note below says what ran.
+      (cd "$tree" && PROCESSES="$processes" timeout "$(left)" scripts/gate_runs.sh "$work/gate") \
+        >"$work/logs/gate_runs.log" 2>&1
       rc=$?
       cp "$work"/gate/*.json "$out/" 2>/dev/null
       cp "$work"/gate/*.log "$work/logs/" 2>/dev/null
       # A failed run keeps its processes' logs and JSON (NAME.json.d), which its log points to.
       cp -r "$work"/gate/*.json.d "$work/logs/" 2>/dev/null
-      note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=${PROCESSES:-20}," \
+      note "gate_runs.sh: exit $rc, $(($(date +%s) - t0)) s, PROCESSES=$processes," \
         "runs: $(for f in "$work"/gate/*.json; do [ -e "$f" ] && printf '%s ' "${f##*/}"; done)"
       return $rc
       ;;
@@ -143,12 +148,12 @@ run_part() {
       local k filter merged="$out/$part.json" flags=()
       case "$part" in
         headline*)
-          k="${HEADLINE_PROCESSES:-6}"
+          k="$headline_processes"
           filter='^(NullKernel/(Async|DeviceSync)|SmallGemm/(Async|DeviceSync)/fp16/cublas/n:512)/'
           [ "$part" = headline_long ] && flags=(--benchmark_min_time=2)
           ;;
         biggemm)
-          k="${BIGGEMM_PROCESSES:-2}"
+          k="$biggemm_processes"
           filter='^BigGemm/DeviceSync/[^/]+/[^/]+/n:8192/'
           flags=(--benchmark_min_time=2)
           merged="$work/logs/biggemm.json"  # acceptance.sh reads the processes, in the logs
