@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -556,6 +557,70 @@ TEST(Compare, GpuBoundBaselineIsAdjustedOnItsHostTime) {
     EXPECT_NEAR(raw.delta, 4.0, 1e-9);
     EXPECT_EQ(raw.verdict, Verdict::regression);
   }
+}
+
+// The slope's error is what it moves the adjusted change by, not the medians' distance times its
+// interval. One H100 whose host ran at two speeds (results/h100/gate_p20_eb86bf1f/, calls 3 and
+// 1): BASE's 20 processes all slow, 8 of NEW's fast. The medians' hosts lie 0.66 us apart, but
+// the adjustment moves NEW's fast processes by some 10 us, and the change reads +4.4 us adjusted
+// (raw -0.07). Where NEW's hosts are BASE's shifted alike, the two terms are one.
+TEST(Compare, SlopeErrorIsWhatItMovesTheAdjustedChangeBy) {
+  const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
+  struct Side {
+    std::vector<double> host, overhead, baseline, busy;
+  };
+  const Side slow = {
+      {20.574, 14.215, 13.326, 12.947, 16.381, 12.660, 15.583, 15.902, 15.238, 15.181,
+       14.791, 14.033, 15.452, 14.766, 15.080, 14.530, 14.040, 13.771, 14.535, 15.514},
+      {35.962, 12.198, 11.933, 11.853, 21.126, 10.880, 21.450, 15.050, 20.365, 15.277,
+       14.643, 12.266, 16.160, 18.627, 12.656, 11.952, 12.445, 12.029, 13.098, 20.122},
+      {177.3, 178.6, 179.2, 179.4, 179.9, 180.6, 196.0, 181.0, 180.9, 181.4,
+       181.7, 181.7, 181.7, 182.5, 182.3, 182.5, 182.9, 182.7, 182.5, 311.2},
+      {177.2, 178.0, 178.4, 178.6, 187.4, 179.2, 206.4, 179.5, 181.0, 180.6,
+       180.7, 180.2, 180.8, 181.5, 185.1, 181.0, 181.3, 181.5, 185.0, 282.2}};
+  const Side mixed = {
+      {16.677, 10.277, 14.513, 10.554, 10.991, 14.837, 14.649, 10.217, 10.772, 14.711,
+       15.378, 14.890, 10.107, 14.091, 13.969, 14.142, 15.255, 10.553, 10.687, 14.241},
+      {21.926, 10.374, 19.526, 10.534, 14.182, 19.216, 15.184, 9.142, 9.133,  15.466,
+       16.102, 18.864, 9.296,  12.173, 11.786, 12.349, 27.290, 9.350, 13.427, 18.166},
+      {176.4, 177.2, 178.0, 178.2, 192.4, 200.5, 179.8, 180.0, 180.4, 180.6,
+       180.6, 180.7, 181.5, 182.2, 182.0, 182.0, 197.5, 183.1, 199.8, 371.4},
+      {176.4, 183.4, 179.3, 177.6, 204.0, 206.1, 178.6, 178.9, 179.4, 179.9,
+       179.9, 183.5, 180.3, 180.9, 180.5, 183.8, 207.4, 181.6, 229.8, 364.4}};
+  const auto run = [&](const Side& side) {
+    test::FakeBench b =
+        test::syncing_every_step(test::paired_processes(id, side.baseline, side.overhead, 2.0));
+    b.counters["gpu_busy_us"] = side.busy;
+    b.counters["gpu_bound"] = std::vector<double>(side.host.size(), 1.0);
+    b.counters["baseline_host_us"] = side.host;
+    return on_gpu({b}, "GPU-eb86bf1f");
+  };
+  // Half the width of the slope's interval (clamped as compare clamps it), from both runs.
+  const auto half_width = [](const Side& base, const Side& next) {
+    const SlopeInterval in = within_group_slope_interval(
+        {{base.host, base.overhead}, {next.host, next.overhead}}, kHostSlopeZ);
+    return (std::clamp(in.high, 0.0, kMaxHostSlope) - std::clamp(in.low, 0.0, kMaxHostSlope)) / 2.0;
+  };
+
+  const Comparison c = row(compare_runs(run(slow), run(mixed), {}), id);
+  EXPECT_NE(c.gate.find("adjusted on its host time"), std::string::npos) << c.gate;
+  EXPECT_GT(c.host_slope, 2.0);
+  EXPECT_LT(std::abs(c.raw_delta), 0.2);
+  EXPECT_GT(c.delta, 4.0);
+  EXPECT_EQ(c.verdict, Verdict::unchanged) << c.gate;
+  // With the medians' distance for the error the row read as a regression.
+  const double by_medians =
+      half_width(slow, mixed) * std::abs(median(mixed.host) - median(slow.host));
+  EXPECT_GT(c.host_slope_error, 2.0 * by_medians);
+  EXPECT_GT(c.delta, c.limit - c.host_slope_error + by_medians);
+
+  // NEW: BASE's processes on a host 1 us slower a step, each overhead 2 us longer.
+  Side shifted = slow;
+  for (double& h : shifted.host) h += 1.0;
+  for (double& o : shifted.overhead) o += 2.0;
+  const Comparison alike = row(compare_runs(run(slow), run(shifted), {}), id);
+  EXPECT_DOUBLE_EQ(alike.host_unreached, 0.0);
+  EXPECT_NEAR(alike.host_slope_error, half_width(slow, shifted) * 1.0, 1e-9);
 }
 
 // Host times that do not differ between processes give no slope: the row says nothing of an
