@@ -65,7 +65,7 @@
 #   SYNC_SUMMARY   the sync_summary binary        (default build/summary/sync_summary)
 #   PROCESSES      sync_bench processes to merge  (default 20: the host's speed differs from one
 #                  process to the next. With 5 a side the gate caught 88-91% of the injected +1 us
-#                  on the H100, with 10, 94.4% (85 of 90 over 9 calls on 5 H100s). With 20 it
+#                  on the H100, with 10, 95.6% (86 of 90 over 9 calls on 5 H100s). With 20 it
 #                  caught 68 of 69 in 7 calls on two H100s, and 50 of 50 in five pairs of those
 #                  10-process calls merged, each pair from one machine; no false alarm in either:
 #                  results/h100/gate_p20_f0463d7e/, results/h100/gate_p20_eb86bf1f/)

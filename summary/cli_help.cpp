@@ -90,9 +90,10 @@ baseline within each run (Theil-Sen, clamped to [0, 3]); this assumes the change
 leaves the Async baseline alone. Where the baseline is GPU-bound its spread is the GPU's clock,
 not the host, and the slope is fitted on the host's time to submit each Async step
 (baseline_host_us) instead; without that counter on both sides the overheads stay raw. The
-slope's error is added to the row's limit: half the span of the adjusted change as the slope runs
-over its 95% interval (about that half width times how far NEW's median baseline is from
-BASE's, more where the two runs' processes spread differently); and 1 us per us of the stretch
+slope's error is added to the row's limit: half the range the adjusted change covers as the
+slope runs over its 95% interval (where the two runs' processes spread alike, that half width
+times how far NEW's median baseline is from BASE's; more or less where they do not); and 1 us
+per us of the stretch
 between the two medians that fewer than two processes of either run reached (a host that
 switches between two speeds moves the overhead in a step that no run on one speed sees). Where
 the overhead falls as the host slows (a wait the host's speed sets: Kendall's z under -2.576

@@ -63,6 +63,35 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
   return out;
 }
 
+// Half the range that the change between two runs' medians covers, each repetition moved along
+// slope s to the reference (y - s (x - reference)), as s runs over [low, high]. The change is
+// piecewise linear in s and bends only where two repetitions of one run swap order, at the slope
+// between them, so its extremes lie at the ends or at such a slope.
+double half_range_of_adjusted_change(const Points& base, const Points& next, double reference,
+                                     double low, double high) {
+  const auto change = [&](double s) {
+    const auto moved_median = [&](const Points& p) {
+      std::vector<double> v = p.y;
+      for (std::size_t i = 0; i < v.size(); ++i) v[i] -= s * (p.x[i] - reference);
+      return median(std::move(v));
+    };
+    return moved_median(next) - moved_median(base);
+  };
+  double lowest = std::min(change(low), change(high));
+  double highest = std::max(change(low), change(high));
+  for (const Points* p : {&base, &next})
+    for (std::size_t i = 0; i < p->x.size(); ++i)
+      for (std::size_t j = i + 1; j < p->x.size(); ++j) {
+        if (p->x[i] == p->x[j]) continue;
+        const double s = (p->y[j] - p->y[i]) / (p->x[j] - p->x[i]);
+        if (!(s > low && s < high)) continue;
+        const double at = change(s);
+        lowest = std::min(lowest, at);
+        highest = std::max(highest, at);
+      }
+  return (highest - lowest) / 2.0;
+}
+
 // A process whose host runs slow (10-40% from one process to the next on these VMs) lengthens a
 // paired overhead too: the sync's return path and a read's copy and formatting are host work.
 // The process's Async baseline, measured in the same rounds, says how slow its host was. So each
@@ -126,26 +155,20 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   if (on_host_time) c.gate += " (baseline GPU-bound: adjusted on its host time)";
   c.host_slope = std::clamp(slope, 0.0, kMaxHostSlope);
   // The slope comes from a few processes a run, so its error moves the adjusted change: by half
-  // what the change spans as the slope runs over its interval. Where both runs' hosts spread
+  // the range the change covers as the slope runs over its interval. Where both runs' hosts spread
   // alike that is half the interval's width times how far NEW's median host is from BASE's. Where
-  // a host switches between two speeds, in different shares of the two runs' processes, the
-  // processes far from BASE's median host move a median by more than the medians' distance says.
-  // BigGemm/DeviceSync bf16 n=4096 on one H100, 8 of 20 processes of one call on the fast host and
-  // none of the other's: +4.42 us adjusted (raw -0.07), and as the slope (2.28) runs over its
-  // interval (1.52-3.25) the change spans +2.28 to +5.20 us. The medians' distance, 0.66 us, gave
-  // 0.49 us of error, a limit of 4.41 and a false alarm; the span gives 1.46 (the limit 5.38).
-  // Over 47 H100 gate calls the same call's +1 us was caught in 463 of 469 rows, against 459; over
-  // 38 H200 calls in 356 of 368 either way (results/h100/gate_p20_eb86bf1f/README.md).
+  // a host switches between two speeds, in different shares of the two runs' processes, it can be
+  // more or less: the processes far from BASE's median host move a median by other than the
+  // medians' distance says. BigGemm/DeviceSync bf16 n=4096 on one H100, 8 of 20 processes of one
+  // call on the fast host and none of the other's: +4.42 us adjusted (raw -0.07), and as the slope
+  // (2.28) runs over its interval (1.52-3.25, clamped to 3) the change covers +2.28 to +5.24 us.
+  // The medians' distance, 0.66 us, gave 0.49 us of error, a limit of 4.41 and a false alarm; the
+  // range gives 1.48 (results/h100/gate_p20_eb86bf1f/README.md, with what it did over 47 H100 and
+  // 38 H200 gate calls).
   const SlopeInterval in = within_group_slope_interval(groups, kHostSlopeZ);
-  const auto adjusted_change = [&](double s) {
-    std::vector<double> ab = vb, an = vn;
-    for (std::size_t i = 0; i < ab.size(); ++i) ab[i] -= s * (xb->reps[i] - reference);
-    for (std::size_t i = 0; i < an.size(); ++i) an[i] -= s * (xn->reps[i] - reference);
-    return median(std::move(an)) - median(std::move(ab));
-  };
-  c.host_slope_error = std::abs(adjusted_change(std::clamp(in.high, 0.0, kMaxHostSlope)) -
-                                adjusted_change(std::clamp(in.low, 0.0, kMaxHostSlope))) /
-                       2.0;
+  c.host_slope_error = half_range_of_adjusted_change({xb->reps, vb}, {xn->reps, vn}, reference,
+                                                     std::clamp(in.low, 0.0, kMaxHostSlope),
+                                                     std::clamp(in.high, 0.0, kMaxHostSlope));
   // Between speeds that neither run reached, the slope is a guess: a host whose speed switches
   // between two levels moves the overhead in a step that no run on one level sees
   // (kUnreachedHostSlope).

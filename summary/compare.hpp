@@ -116,8 +116,8 @@ struct Comparison {
   // the adjustment; NaN when the row was not adjusted (then delta is the raw change).
   double host_slope = kNaN;
   double raw_delta = kNaN;
-  // And what the slope's error can move the change by, added to the limit: half the span of the
-  // adjusted change as the slope runs over its interval (within_group_slope_interval at
+  // And what the slope's error can move the change by, added to the limit: half the range the
+  // adjusted change covers as the slope runs over its interval (within_group_slope_interval at
   // kHostSlopeZ, clamped as the slope is); plus kUnreachedHostSlope times host_unreached.
   double host_slope_error = kNaN;
   // How far apart the two runs' hosts ran where neither reached (unreached_distance at

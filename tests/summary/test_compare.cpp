@@ -559,11 +559,12 @@ TEST(Compare, GpuBoundBaselineIsAdjustedOnItsHostTime) {
   }
 }
 
-// The slope's error is what it moves the adjusted change by, not the medians' distance times its
-// interval. One H100 whose host ran at two speeds (results/h100/gate_p20_eb86bf1f/, calls 3 and
-// 1): BASE's 20 processes all slow, 8 of NEW's fast. The medians' hosts lie 0.66 us apart, but
-// the adjustment moves NEW's fast processes by some 10 us, and the change reads +4.4 us adjusted
-// (raw -0.07). Where NEW's hosts are BASE's shifted alike, the two terms are one.
+// The slope's error is half the range it moves the adjusted change over, not the medians'
+// distance times its interval. One H100 whose host ran at two speeds
+// (results/h100/gate_p20_eb86bf1f/, calls 3 and 1): BASE's 20 processes all slow, 8 of NEW's fast.
+// The medians' hosts lie 0.66 us apart, but the adjustment moves NEW's fast processes by some 10
+// us, and the change reads +4.4 us adjusted (raw -0.07). Where NEW's hosts are BASE's shifted
+// alike, the two terms are one.
 TEST(Compare, SlopeErrorIsWhatItMovesTheAdjustedChangeBy) {
   const std::string id = "BigGemm/DeviceSync/bf16/cublas/n:4096";
   struct Side {
@@ -608,7 +609,11 @@ TEST(Compare, SlopeErrorIsWhatItMovesTheAdjustedChangeBy) {
   EXPECT_LT(std::abs(c.raw_delta), 0.2);
   EXPECT_GT(c.delta, 4.0);
   EXPECT_EQ(c.verdict, Verdict::unchanged) << c.gate;
-  // With the medians' distance for the error the row read as a regression.
+  EXPECT_DOUBLE_EQ(c.host_unreached, 0.0);
+  // Over the slope's interval (1.52-3.25, clamped to 3) the adjusted change covers +2.28 to +5.24
+  // us, its largest inside the interval: half that range, where the interval's ends alone give
+  // 1.46. With the medians' distance for the error the row read as a regression.
+  EXPECT_NEAR(c.host_slope_error, 1.480, 0.001);
   const double by_medians =
       half_width(slow, mixed) * std::abs(median(mixed.host) - median(slow.host));
   EXPECT_GT(c.host_slope_error, 2.0 * by_medians);
