@@ -65,8 +65,7 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 
 // Half the range that the change between two runs' medians covers, each repetition moved along
 // slope s to the reference (y - s (x - reference)), as s runs over [low, high]. The change is
-// piecewise linear in s and bends only where two repetitions of one run swap order, at the slope
-// between them, so its extremes lie at the ends or at such a slope.
+// linear in s between the bends of the two medians, so its extremes lie at the ends or at a bend.
 double half_range_of_adjusted_change(const Points& base, const Points& next, double reference,
                                      double low, double high) {
   const auto change = [&](double s) {
@@ -80,15 +79,11 @@ double half_range_of_adjusted_change(const Points& base, const Points& next, dou
   double lowest = std::min(change(low), change(high));
   double highest = std::max(change(low), change(high));
   for (const Points* p : {&base, &next})
-    for (std::size_t i = 0; i < p->x.size(); ++i)
-      for (std::size_t j = i + 1; j < p->x.size(); ++j) {
-        if (p->x[i] == p->x[j]) continue;
-        const double s = (p->y[j] - p->y[i]) / (p->x[j] - p->x[i]);
-        if (!(s > low && s < high)) continue;
-        const double at = change(s);
-        lowest = std::min(lowest, at);
-        highest = std::max(highest, at);
-      }
+    for (double s : moved_median_bends(*p, reference, low, high)) {
+      const double at = change(s);
+      lowest = std::min(lowest, at);
+      highest = std::max(highest, at);
+    }
   return (highest - lowest) / 2.0;
 }
 

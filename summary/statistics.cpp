@@ -107,6 +107,71 @@ SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, dou
   return {at((n - c) / 2.0), at((n + c) / 2.0 + 1.0)};
 }
 
+namespace {
+
+// The slopes in (low, high) at which the k-th smallest (from 0) of the lines a_i + m_i s passes
+// from one line to another, appended to bends. It walks the level: the line on it bends off where
+// another line crosses it, at the nearest such s, and the level goes on along the line that
+// crossed. Where several lines cross there at once, the level keeps its rank among them: the lines
+// through one point, ordered by slope, reverse their order there. A level bends at most once per
+// pair of lines.
+void level_bends(const std::vector<double>& a, const std::vector<double>& m, std::size_t k,
+                 double low, double high, std::vector<double>& bends) {
+  const std::size_t n = a.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  // The line at level k just after low: ties in value go to the smaller slope, lower after it.
+  std::nth_element(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k), order.end(),
+                   [&](std::size_t i, std::size_t j) {
+                     const double vi = a[i] + m[i] * low, vj = a[j] + m[j] * low;
+                     return vi != vj ? vi < vj : m[i] < m[j];
+                   });
+  std::size_t on = order[k];
+  double s = low;
+  std::vector<std::size_t> through;
+  for (std::size_t step = 0; step < n * (n - 1) / 2; ++step) {
+    double next = high;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (m[i] == m[on]) continue;
+      const double t = (a[on] - a[i]) / (m[i] - m[on]);
+      if (t > s && t < next) next = t;
+    }
+    if (!(next < high)) return;
+    bends.push_back(next);
+    // The lines through the crossing, the level's line among them, by slope from high to low:
+    // their order just before it. Just after, the order is reversed.
+    through.assign(1, on);
+    const double tolerance = 1e-12 * std::max(1.0, std::abs(next));
+    for (std::size_t i = 0; i < n; ++i)
+      if (i != on && m[i] != m[on] && std::abs((a[on] - a[i]) / (m[i] - m[on]) - next) <= tolerance)
+        through.push_back(i);
+    std::sort(through.begin(), through.end(),
+              [&](std::size_t i, std::size_t j) { return m[i] > m[j]; });
+    const auto rank =
+        static_cast<std::size_t>(std::find(through.begin(), through.end(), on) - through.begin());
+    on = through[through.size() - 1 - rank];
+    s = next;
+  }
+}
+
+}  // namespace
+
+std::vector<double> moved_median_bends(const Points& p, double reference, double low, double high) {
+  std::vector<double> bends;
+  const std::size_t n = p.x.size();
+  if (n == 0 || p.y.size() != n || any_nan(p.x) || any_nan(p.y) || !(low < high)) return bends;
+  // Repetition i moved along s: y_i - s (x_i - reference), a line of intercept y_i and slope
+  // reference - x_i. The median is the middle line's level, or halfway between the two middle
+  // ones' (median() above).
+  std::vector<double> slope(n);
+  for (std::size_t i = 0; i < n; ++i) slope[i] = reference - p.x[i];
+  level_bends(p.y, slope, n / 2, low, high, bends);
+  if (n % 2 == 0) level_bends(p.y, slope, n / 2 - 1, low, high, bends);
+  std::sort(bends.begin(), bends.end());
+  bends.erase(std::unique(bends.begin(), bends.end()), bends.end());
+  return bends;
+}
+
 double within_group_kendall_z(const std::vector<Points>& groups) {
   double s = 0.0;
   for (const Points& g : groups) {

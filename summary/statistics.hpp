@@ -45,6 +45,12 @@ struct SlopeInterval {
 };
 SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, double z);
 
+// Where the median of a run's repetitions, each moved along slope s to the reference (y - s (x -
+// reference), as compare's host adjustment moves them), bends as s runs over (low, high): the
+// slopes at which it passes from one repetition to another, in increasing order. Between them the
+// median is linear in s. Empty when x and y differ in size, are empty or hold a NaN.
+std::vector<double> moved_median_bends(const Points& p, double reference, double low, double high);
+
 // How far y falls (negative) or rises with x, as a z-score: Kendall's S (concordant less discordant
 // pairs) summed over the pairs of the same group, over its standard deviation under independence,
 // sqrt(sum n(n-1)(2n+5)/18) over the groups. Pairs tied in x or y count for neither side. NaN when

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <random>
 
 #include "statistics.hpp"
 
@@ -107,6 +108,53 @@ TEST(Statistics, WithinGroupSlopeInterval) {
   EXPECT_DOUBLE_EQ(tight.low, 2.0);
   EXPECT_DOUBLE_EQ(tight.high, 2.0);
   EXPECT_TRUE(std::isnan(within_group_slope_interval({Points{{1, 2}, {1, kNaN}}}, 1.0).low));
+}
+
+// The median of lines y_i - s (x_i - reference) is linear between the bends moved_median_bends
+// finds: at points drawn inside each stretch it lies on the chord of the stretch's ends. Odd and
+// even counts (the middle line, or halfway between two), and lines through one point.
+TEST(Statistics, MovedMedianIsLinearBetweenItsBends) {
+  const auto moved_median = [](const Points& p, double reference, double s) {
+    std::vector<double> v = p.y;
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] -= s * (p.x[i] - reference);
+    return median(v);
+  };
+  const auto check = [&](const Points& p, double reference, double low, double high) {
+    std::vector<double> ends = moved_median_bends(p, reference, low, high);
+    for (std::size_t i = 0; i + 1 < ends.size(); ++i) EXPECT_LT(ends[i], ends[i + 1]);
+    ends.insert(ends.begin(), low);
+    ends.push_back(high);
+    for (std::size_t i = 0; i + 1 < ends.size(); ++i) {
+      const double l = ends[i], r = ends[i + 1];
+      const double gl = moved_median(p, reference, l), gr = moved_median(p, reference, r);
+      for (double f : {0.13, 0.5, 0.91}) {
+        const double t = l + f * (r - l);
+        EXPECT_NEAR(moved_median(p, reference, t), gl + f * (gr - gl), 1e-9 * (1.0 + std::abs(gl)))
+            << "between " << l << " and " << r << " of " << p.x.size() << " points";
+      }
+    }
+    return ends.size() - 2;
+  };
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> host(10.0, 20.0), overhead(5.0, 40.0);
+  std::size_t bends = 0;
+  for (std::size_t n : {5, 6, 20, 21, 60}) {
+    Points p;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.x.push_back(host(rng));
+      p.y.push_back(overhead(rng));
+    }
+    bends += check(p, median(p.x), 0.5, 3.0);
+  }
+  EXPECT_GT(bends, 10u);  // the draws bend: the check above had stretches to test
+  // Three lines through one point (s = 1, value 10), two below them: the median is the lowest of
+  // the three, 8 + 2s before the point and 12 - 2s after it.
+  const Points through{{10, 12, 14, 11, 13}, {8, 10, 12, -10, -5}};
+  EXPECT_EQ(check(through, 12.0, 0.0, 2.0), 1u);
+  EXPECT_NEAR(moved_median_bends(through, 12.0, 0.0, 2.0).front(), 1.0, 1e-12);
+  EXPECT_NEAR(moved_median(through, 12.0, 2.0), 8.0, 1e-12);
+  EXPECT_TRUE(moved_median_bends(Points{{1, 2}, {1, kNaN}}, 1.0, 0.0, 1.0).empty());
+  EXPECT_TRUE(moved_median_bends(Points{}, 1.0, 0.0, 1.0).empty());
 }
 
 // Kendall's S within groups over its standard deviation: a perfect rise over 5 points is S = 10,
