@@ -69,12 +69,7 @@ std::vector<double> values_of(const std::vector<double>& v, const std::vector<st
 double half_range_of_adjusted_change(const Points& base, const Points& next, double reference,
                                      double low, double high) {
   const auto change = [&](double s) {
-    const auto moved_median = [&](const Points& p) {
-      std::vector<double> v = p.y;
-      for (std::size_t i = 0; i < v.size(); ++i) v[i] -= s * (p.x[i] - reference);
-      return median(std::move(v));
-    };
-    return moved_median(next) - moved_median(base);
+    return moved_median(next, reference, s) - moved_median(base, reference, s);
   };
   double lowest = std::min(change(low), change(high));
   double highest = std::max(change(low), change(high));

@@ -128,13 +128,13 @@ void level_bends(const std::vector<double>& a, const std::vector<double>& m, std
                    });
   std::size_t on = order[k];
   double s = low;
+  std::vector<double> crossing(n);  // where each line crosses the level's line (NaN: parallel)
   std::vector<std::size_t> through;
   for (std::size_t step = 0; step < n * (n - 1) / 2; ++step) {
     double next = high;
     for (std::size_t i = 0; i < n; ++i) {
-      if (m[i] == m[on]) continue;
-      const double t = (a[on] - a[i]) / (m[i] - m[on]);
-      if (t > s && t < next) next = t;
+      crossing[i] = m[i] == m[on] ? kNaN : (a[on] - a[i]) / (m[i] - m[on]);
+      if (crossing[i] > s && crossing[i] < next) next = crossing[i];
     }
     if (!(next < high)) return;
     bends.push_back(next);
@@ -143,8 +143,7 @@ void level_bends(const std::vector<double>& a, const std::vector<double>& m, std
     through.assign(1, on);
     const double tolerance = 1e-12 * std::max(1.0, std::abs(next));
     for (std::size_t i = 0; i < n; ++i)
-      if (i != on && m[i] != m[on] && std::abs((a[on] - a[i]) / (m[i] - m[on]) - next) <= tolerance)
-        through.push_back(i);
+      if (std::abs(crossing[i] - next) <= tolerance) through.push_back(i);
     std::sort(through.begin(), through.end(),
               [&](std::size_t i, std::size_t j) { return m[i] > m[j]; });
     const auto rank =
@@ -155,6 +154,12 @@ void level_bends(const std::vector<double>& a, const std::vector<double>& m, std
 }
 
 }  // namespace
+
+double moved_median(const Points& p, double reference, double s) {
+  std::vector<double> v = p.y;
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] -= s * (p.x[i] - reference);
+  return median(std::move(v));
+}
 
 std::vector<double> moved_median_bends(const Points& p, double reference, double low, double high) {
   std::vector<double> bends;

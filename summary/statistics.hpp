@@ -45,10 +45,13 @@ struct SlopeInterval {
 };
 SlopeInterval within_group_slope_interval(const std::vector<Points>& groups, double z);
 
-// Where the median of a run's repetitions, each moved along slope s to the reference (y - s (x -
-// reference), as compare's host adjustment moves them), bends as s runs over (low, high): the
-// slopes at which it passes from one repetition to another, in increasing order. Between them the
-// median is linear in s. Empty when x and y differ in size, are empty or hold a NaN.
+// The median of a run's repetitions, each moved along slope s to the reference: y - s (x -
+// reference), as compare's host adjustment moves them. x and y of the same size.
+double moved_median(const Points& p, double reference, double s);
+
+// Where moved_median bends as s runs over (low, high): the slopes at which it passes from one
+// repetition to another, in increasing order. Between them it is linear in s. Empty when x and y
+// differ in size, are empty or hold a NaN.
 std::vector<double> moved_median_bends(const Points& p, double reference, double low, double high);
 
 // How far y falls (negative) or rises with x, as a z-score: Kendall's S (concordant less discordant

@@ -114,11 +114,6 @@ TEST(Statistics, WithinGroupSlopeInterval) {
 // finds: at points drawn inside each stretch it lies on the chord of the stretch's ends. Odd and
 // even counts (the middle line, or halfway between two), and lines through one point.
 TEST(Statistics, MovedMedianIsLinearBetweenItsBends) {
-  const auto moved_median = [](const Points& p, double reference, double s) {
-    std::vector<double> v = p.y;
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] -= s * (p.x[i] - reference);
-    return median(v);
-  };
   const auto check = [&](const Points& p, double reference, double low, double high) {
     std::vector<double> ends = moved_median_bends(p, reference, low, high);
     for (std::size_t i = 0; i + 1 < ends.size(); ++i) EXPECT_LT(ends[i], ends[i + 1]);
