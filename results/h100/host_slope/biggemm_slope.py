@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
 """BigGemm n=8192 DeviceSync: how many process rows reach 3% of the step, as measured and after
-moving each to its call's median submit time.
+moving each to a reference submit time.
 
-Reads every call's BigGemm processes (biggemm/run-N.json inside results/h100/*/call*/logs.tar.gz).
-Per dtype/backend row, the overhead's slope on the host's submit time (baseline_host_us), both
-relative to the call's median for the row, is fitted on every other call (least squares, us per
-us, at least 0); each process's overhead is moved along it to its call's median submit time, and
-again to the row's median submit time over every call measured by the same rule (a typical host
-of the machine type), and taken as a share of its Async step (baseline_us). Split by the stopping rule the processes ran
-under: 2 s a benchmark, or the default rule.
+Reads the calls' BigGemm processes (biggemm/run-N.json inside each logs.tar.gz). Per dtype/backend
+row, the overhead's slope on the host's submit time (baseline_host_us), both relative to the
+call's median for the row, is fitted on every other call (least squares, us per us, at least 0).
+Each process's overhead is moved along it to its call's median submit time, and again to the
+row's median submit time over every call measured by the same rule (a typical host of the machine
+type), and taken as a share of its Async step (baseline_us). Split by the stopping rule the
+processes ran under: 2 s a benchmark, or the default rule.
 
     results/h100/host_slope/biggemm_slope.py [GLOB...]
 
-GLOB (default results/h100/*/call*/logs.tar.gz) picks the calls, e.g. one build's folders.
+GLOB (default results/h100/*/call*/logs.tar.gz, every build) picks the calls: biggemm_h100.txt is
+'results/h100/acceptance*/call*/logs.tar.gz', the 27 calls before the lead-in. At least two calls
+of two processes or more are needed, for a slope fitted on other calls.
 """
 import glob
 import json
@@ -37,7 +39,8 @@ def processes():
                 if not (name.startswith('./biggemm/run-') and name.endswith('.json')):
                     continue
                 run = json.load(tar.extractfile(name))
-                rule = '2 s' if 'min_time=2s' in run['context'].get('stopping_rule', '') else 'default'
+                rule_text = run['context'].get('stopping_rule', '')
+                rule = '2 s' if 'min_time=2s' in rule_text else 'default'
                 for b in run['benchmarks']:
                     if b.get('run_type') == 'iteration' and 'baseline_host_us' in b:
                         row = b['name'].split('/manual_time')[0]
@@ -47,49 +50,61 @@ def processes():
 
 
 def main():
+    rows = processes()
+    if not rows:
+        sys.exit(f'biggemm_slope.py: no BigGemm processes in {CALLS} '
+                 '(run it from the repository root)')
     totals = {}
     by_call = {}  # call: [process rows, 3% or more as measured, at the row's median submit time]
-    for row, per_call in sorted(processes().items()):
+    for row, per_call in sorted(rows.items()):
         per_call = {c: ps for c, ps in per_call.items() if len(ps) >= 2}
+        if len(per_call) < 2:
+            sys.exit(f'biggemm_slope.py: {row}: {len(per_call)} call(s) of 2+ processes; need 2')
         centred = {c: [(s - st.median(p[0] for p in ps), o - st.median(p[1] for p in ps))
                        for s, o, _, _ in ps] for c, ps in per_call.items()}
+        rules = {p[3] for ps in per_call.values() for p in ps}
         typical_submit = {rule: st.median(p[0] for ps in per_call.values() for p in ps
-                                          if p[3] == rule)
-                          for rule in {p[3] for ps in per_call.values() for p in ps}}
+                                          if p[3] == rule) for rule in rules}
+        # per key: processes, 3%+ as measured, at the call's median, at the typical submit time,
+        # and the worst of each of the three
         line = {}
         for call, ps in per_call.items():
-            k = max(slope([p for other, qs in centred.items() if other != call for p in qs])[0], 0.0)
+            others = [p for other, qs in centred.items() if other != call for p in qs]
+            k = max(slope(others)[0], 0.0)
             median_submit = st.median(p[0] for p in ps)
             for submit, overhead, step, rule in ps:
-                raw = 100 * overhead / step
-                adjusted = 100 * (overhead - k * (submit - median_submit)) / step
-                typical = 100 * (overhead - k * (submit - typical_submit[rule])) / step
+                shares = (100 * overhead / step,
+                          100 * (overhead - k * (submit - median_submit)) / step,
+                          100 * (overhead - k * (submit - typical_submit[rule])) / step)
+                over = [x >= LIMIT_PCT for x in shares]
                 for key in (rule, 'all'):
-                    t = line.setdefault(key, [0, 0, 0, 0.0, 0.0, 0, 0.0])
+                    t = line.setdefault(key, [0, 0, 0, 0, 0.0, 0.0, 0.0])
                     t[0] += 1
-                    t[1] += raw >= LIMIT_PCT
-                    t[2] += adjusted >= LIMIT_PCT
-                    t[3], t[4] = max(t[3], raw), max(t[4], adjusted)
-                    t[5] += typical >= LIMIT_PCT
-                    t[6] = max(t[6], typical)
+                    for i in range(3):
+                        t[1 + i] += over[i]
+                        t[4 + i] = max(t[4 + i], shares[i])
                 c = by_call.setdefault(call, [0, 0, 0])
-                c[0], c[1], c[2] = c[0] + 1, c[1] + (raw >= LIMIT_PCT), c[2] + (typical >= LIMIT_PCT)
-        print(f'{row} ({len(per_call)} calls, pooled slope {slope([p for v in centred.values() for p in v])[0]:.2f} us/us)')
+                c[0], c[1], c[2] = c[0] + 1, c[1] + over[0], c[2] + over[2]
+        pooled = slope([p for v in centred.values() for p in v])[0]
+        print(f'{row} ({len(per_call)} calls, pooled slope {pooled:.2f} us/us)')
         for key in ('2 s', 'default'):
             if key in line:
-                n, raw, adj, wr, wa, typ, wt = line[key]
+                n, raw, adj, typ, wr, wa, wt = line[key]
                 print(f'  {key:8s} {n:3d} processes, {LIMIT_PCT:g}% or more: as measured {raw} '
-                      f'(worst {wr:.2f}%), at the call\'s median submit time {adj} (worst {wa:.2f}%), '
-                      f'at the row\'s {typical_submit[key]:.1f} us {typ} (worst {wt:.2f}%)')
+                      f'(worst {wr:.2f}%), at the call\'s median submit time {adj} '
+                      f'(worst {wa:.2f}%), at the row\'s {typical_submit[key]:.1f} us {typ} '
+                      f'(worst {wt:.2f}%)')
                 tot = totals.setdefault(key, [0, 0, 0, 0])
-                for i, j in enumerate((0, 1, 2, 5)):
-                    tot[i] += line[key][j]
+                for i in range(4):
+                    tot[i] += line[key][i]
     for key, (n, raw, adj, typ) in totals.items():
         print(f'all rows, {key}: {n} process rows, {LIMIT_PCT:g}% or more: as measured {raw}, '
               f'at the call\'s median submit time {adj}, at the row\'s median over the calls {typ}')
-    print(f'by call: process rows, {LIMIT_PCT:g}% or more as measured, at the row\'s median submit time')
+    print(f'by call: process rows, {LIMIT_PCT:g}% or more as measured, '
+          f'at the row\'s median submit time')
     for call, (n, raw, typ) in sorted(by_call.items()):
-        print(f'  {call.removeprefix("results/h100/").removesuffix("/logs.tar.gz"):28s} {n:3d} {raw:3d} {typ:3d}')
+        name = call.removeprefix('results/h100/').removesuffix('/logs.tar.gz')
+        print(f'  {name:28s} {n:3d} {raw:3d} {typ:3d}')
     print_line_through_medians()
 
 
