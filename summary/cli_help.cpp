@@ -93,11 +93,10 @@ not the host, and the slope is fitted on the host's time to submit each Async st
 slope's error is added to the row's limit: half the range the adjusted change covers as the
 slope runs over its 95% interval (where the two runs' processes spread alike, that half width
 times how far NEW's median baseline is from BASE's; more or less where they do not); and 1 us
-per us of the stretch
-between the two medians that fewer than two processes of either run reached (a host that
-switches between two speeds moves the overhead in a step that no run on one speed sees). Where
-the overhead falls as the host slows (a wait the host's speed sets: Kendall's z under -2.576
-within the runs) it is not gated between two GPUs.
+per us of the stretch between the two medians that fewer than two processes of either run
+reached (a host that switches between two speeds moves the overhead in a step that no run on one
+speed sees). Where the overhead falls as the host slows (a wait the host's speed sets: Kendall's
+z under -2.576 within the runs) it is not gated between two GPUs.
 A row whose BASE cannot resolve a change below --max-noise % of its step (--noise-k x the noise
 of two runs as noisy as BASE) is shown, not gated, and so is one whose BASE processes fall in
 two groups further apart than a change. On a GPU-bound time whose host takes a quarter of the

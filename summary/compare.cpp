@@ -71,8 +71,9 @@ double half_range_of_adjusted_change(const Points& base, const Points& next, dou
   const auto change = [&](double s) {
     return moved_median(next, reference, s) - moved_median(base, reference, s);
   };
-  double lowest = std::min(change(low), change(high));
-  double highest = std::max(change(low), change(high));
+  const double at_low = change(low), at_high = change(high);
+  double lowest = std::min(at_low, at_high);
+  double highest = std::max(at_low, at_high);
   for (const Points* p : {&base, &next})
     for (double s : moved_median_bends(*p, reference, low, high)) {
       const double at = change(s);
