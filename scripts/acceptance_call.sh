@@ -21,7 +21,7 @@
 #   scripts/acceptance_call.sh OUT [PART...]
 #   (default: test headline headline_long biggemm fidelity fidelity)
 # The gate takes a call of its own (acceptance_call.sh OUT gate): at its default 20 processes a
-# run, gate_runs.sh took 317-384 s on three H100s, 349-432 s with the build.
+# run, gate_runs.sh took 317-384 s on four H100s, 349-432 s with the build.
 #
 # A part repeats as often as it is named. A part that would not end within BUDGET_S seconds of the
 # start (default 570: a device call may run 600) is skipped, and says so; each part also runs under
@@ -79,8 +79,8 @@ elapsed() { echo $(($(date +%s) - start)); }
 # (results/h100/longer/); test took 207-246 s and test_fidelity alone 65-74 s over four H100 hosts
 # (results/h100/acceptance7/, acceptance8/), and 224-259 s and 77-81 s on a fifth; the gate took
 # 132-192 s (10 processes) over the H100 calls to 2026-11-27, the slowest on that fifth host
-# (results/h100/lead_in_final/), and 317-384 s with 20 on three H100s
-# (results/h100/gate_p20_f0463d7e/, gate_p20_eb86bf1f/, gate_p20_334ed542/).
+# (results/h100/lead_in_final/), and 317-384 s with 20 on four H100s
+# (results/h100/gate_p20_f0463d7e/, gate_p20_eb86bf1f/, gate_p20_334ed542/, gate_p20_0634182d/).
 estimate() {
   case "$1" in
     test) echo 250 ;; fidelity) echo 75 ;; gate) echo $((20 * processes)) ;;

@@ -66,9 +66,10 @@
 #   PROCESSES      sync_bench processes to merge  (default 20: the host's speed differs from one
 #                  process to the next. With 5 a side the gate caught 88-91% of the injected +1 us
 #                  on the H100, with 10, 95.6% (86 of 90 over 9 calls on 5 H100s). With 20 it
-#                  caught 98 of 99 in 10 calls on three H100s, and 50 of 50 in five pairs of those
-#                  10-process calls merged, each pair from one machine; no false alarm in either:
-#                  results/h100/gate_p20_f0463d7e/, gate_p20_eb86bf1f/, gate_p20_334ed542/)
+#                  caught 117 of 119 in 12 calls on four H100s, and 50 of 50 in five pairs of
+#                  those 10-process calls merged, each pair from one machine; no false alarm in
+#                  either: results/h100/gate_p20_f0463d7e/, gate_p20_eb86bf1f/,
+#                  gate_p20_334ed542/, gate_p20_0634182d/)
 #   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/)
 #   THRESHOLD, MACHINE_THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST, GATE,
 #   FILTER         sync_summary compare's --threshold, --machine-threshold, --min-effect-us,
