@@ -9,9 +9,9 @@ namespace sync_bench::test {
 // The cost the injected runs add, in % of the step: what the verdict must catch.
 constexpr double kInjectedPercent = 10.0;
 // The verdict's threshold: halfway between "the harness adds nothing" and "it adds the injected
-// cost". On an H100 (2026-11-22; README, Fidelity) the clean medians were within 3.7% over 40
-// comparisons, the injected ones at +5.3% or more: a 10% GPU cost on a power-capped GEMM shows as
-// +5-10%, the spin lets the clock recover.
+// cost". On an H100 (2026-11-22; docs/validation.md, Fidelity) the clean medians were within 3.7%
+// over 40 comparisons, the injected ones at +5.3% or more: a 10% GPU cost on a power-capped GEMM
+// shows as +5-10%, the spin lets the clock recover.
 constexpr double kThresholdPercent = kInjectedPercent / 2;
 
 // The median of the per-round differences (% of the hand loop) and the half-width of its 95%

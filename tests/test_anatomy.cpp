@@ -191,7 +191,7 @@ TEST(Anatomy, TimelineJsonHoldsTheStepsAndEscapesNames) {
 
 // Recorded on the H100 (results/h100/anatomy/): the timeline sync_bench wrote and the counters it
 // reported for the same steps. The arithmetic run here on the recorded events must give the
-// counters back, and the verdicts the README states.
+// counters back, and the verdicts docs/step_anatomy.md states.
 nlohmann::json read_fixture(const std::string& file) {
   std::ifstream in(std::string(SYNC_BENCH_FIXTURES) + "/" + file);
   return nlohmann::json::parse(in);

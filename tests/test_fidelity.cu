@@ -162,8 +162,8 @@ class Fidelity : public ::testing::Test {
     // round run closer together in time, under the same host state.
     stopping_rule().max_seconds = 0.05;
     // Each half of a round is one measurement, so the verdict's resolution is theirs: the tighter
-    // rule the verdicts were validated with (10 runs, README), not sync_bench's default of 2% and
-    // 10 ms, under which a 10% host cost on SmallGemm was "too noisy to judge" (+-7.5%).
+    // rule the verdicts were validated with (10 runs, docs/validation.md), not sync_bench's default
+    // of 2% and 10 ms, under which a 10% host cost on SmallGemm was "too noisy to judge" (+-7.5%).
     stopping_rule().max_noise_pct = 1.0;
     stopping_rule().min_seconds = 0.02;
     ASSERT_EQ(cudaSetDevice(0), cudaSuccess);
