@@ -37,7 +37,7 @@ struct CompareOptions {
   double max_noise_pct = 5.0;
   // BASE and NEW from different GPUs (their gpu_uuid differ, or one is unknown): the threshold is
   // at least this. Machines of one kind differ by more than one machine's processes do (the GPU's
-  // silicon and power, the host's memory path): see the README's gate section for the runs. A row
+  // silicon and power, the host's memory path): see docs/ci_gate.md for the runs. A row
   // whose BASE ran on kMinMachines GPUs or more uses what they measured instead (machine_limit).
   double machine_threshold_pct = 5.0;
 };

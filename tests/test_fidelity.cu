@@ -7,7 +7,7 @@
 // known cost (10% of the step) injected into sync_bench's steps, which the same verdict must catch.
 // The paired overhead of a sync (the number sync_summary and the CI gate use) is compared the same
 // way: a hand-written paired loop's against sync_bench's `overhead_us`, with 10% of the overhead
-// injected. Both numbers are printed for the README.
+// injected. Both numbers are printed for docs/validation.md.
 
 #include <benchmark/benchmark.h>
 #include <cublas_v2.h>
