@@ -53,10 +53,10 @@ def main():
     keys = sorted({k for v in every.values() for k in v}, key=lambda k: (k[1], k[0] != 'clean'))
     for kind, comp in keys:
         rows = [v[(kind, comp)] for v in every.values() if (kind, comp) in v]
-        lo = lambda i: min(r[i] for r in rows)
-        hi = lambda i: max(r[i] for r in rows)
-        print(f'{kind:5} {comp:56} {len(rows):2} runs  hand-written {lo(0):9.3f}-{hi(0):9.3f} us'
-              f'  sync_bench {lo(1):9.3f}-{hi(1):9.3f} us  difference {lo(2):+5.1f}% to {hi(2):+5.1f}%'
+        lo = [min(col) for col in zip(*rows)]
+        hi = [max(col) for col in zip(*rows)]
+        print(f'{kind:5} {comp:56} {len(rows):2} runs  hand-written {lo[0]:9.3f}-{hi[0]:9.3f} us'
+              f'  sync_bench {lo[1]:9.3f}-{hi[1]:9.3f} us  difference {lo[2]:+5.1f}% to {hi[2]:+5.1f}%'
               f'  ({sum(r[3] > 30 for r in rows)} needed more than 30 rounds)')
 
 
