@@ -60,4 +60,5 @@ def main():
               f'  ({sum(r[3] > 30 for r in rows)} needed more than 30 rounds)')
 
 
-main()
+if __name__ == '__main__':
+    main()
