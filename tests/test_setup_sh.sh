@@ -7,7 +7,8 @@
 # CMakeLists.txt's minimum: exit 2 saying how to get a newer one, before configuring. A failed
 # configure or build: exit 3.
 # test.sh --sanitize configures BUILD_DIR-sanitize, never BUILD_DIR; run.sh refuses a build
-# configured with SYNC_BENCH_SANITIZE=ON.
+# configured with SYNC_BENCH_SANITIZE=ON. test.sh prints, from CTest's log, each skip reason once
+# and test_fidelity's verdict lines.
 #
 #   tests/test_setup_sh.sh ROOT
 # shellcheck disable=SC2016  # the stubs' own variables, in single quotes
@@ -25,7 +26,7 @@ mkdir -p "$repo/scripts" "$work/bin" "$work/cuda/bin"
 cp "$root/scripts/setup.sh" "$root/scripts/test.sh" "$root/scripts/run.sh" "$repo/scripts/"
 cp "$root/CMakeLists.txt" "$repo/"
 # Only these system tools: no real cmake, compiler, apt-get or nvcc.
-for tool in bash env sh dirname sed sort head nproc cat grep date mkdir tr rm mv chmod; do
+for tool in bash env sh dirname sed sort head nproc cat grep date mkdir tr rm mv chmod cp; do
   ln -s "$(command -v "$tool")" "$work/bin/$tool" || fail "no $tool here"
 done
 stub() {  # stub NAME BODY: a shell script on PATH that notes its call, then runs BODY
@@ -41,7 +42,9 @@ stub cmake 'case "$1" in
       exit "${STUB_CMAKE_CONFIGURE_EXIT:-0}" ;;
   --build) exit "${STUB_CMAKE_BUILD_EXIT:-0}" ;;
 esac'
-stub ctest ''
+# ctest: writes STUB_LASTTEST, where set, as the log of the build folder it was given.
+stub ctest '[ -z "${STUB_LASTTEST:-}" ] && exit 0
+mkdir -p "$2/Testing/Temporary" && cp "$STUB_LASTTEST" "$2/Testing/Temporary/LastTest.log"'
 stub c++ 'cat >/dev/null; exit "${STUB_CXX_EXIT:-0}"'  # exit 1: no header found
 stub id 'echo 1000'
 stub apt-get 'echo "apt-get sees DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}" >>"$(dirname "$0")/../calls"
@@ -113,6 +116,29 @@ out="$(bash "$repo/scripts/test.sh" --sanitize 2>&1)" || fail "sanitize default:
 grep -q "^cmake -S $repo -B $repo/build-sanitize " "$work/calls" ||
   fail "sanitize default: not in build-sanitize: $(calls)"
 
+# test.sh after the tests: from CTest's log, each skip reason once and test_fidelity's verdicts,
+# nothing else of it.
+cat >"$work/LastTest.log" <<'EOF'
+1/3 Testing: test_fidelity
+fidelity: clean  NullKernel/StreamSync   hand-written 5.100 us  sync_bench 5.120 us  (+0.4% +- 1.0%, 30 rounds)
+fidelity: host   NullKernel/StreamSync   hand-written 5.100 us  sync_bench 5.700 us  (+11.8% +- 1.0%, 30 rounds)
+Test Passed.
+2/3 Testing: test_gpu_multigpu
+sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
+3/3 Testing: test_gpu_copies
+  fidelity: not at the start of a line
+sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
+EOF
+rm -rf "$work/calls" "$work/t"
+out="$(BUILD_DIR="$work/t" STUB_LASTTEST="$work/LastTest.log" bash "$repo/scripts/test.sh" 2>&1)" ||
+  fail "test.sh with a log: exit not 0: $out"
+want="sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
+$(grep '^fidelity: ' "$work/LastTest.log")"
+[ "$out" = "$want" ] || fail "test.sh with a log printed:
+$out
+expected:
+$want"
+
 # run.sh on a build whose cache says SYNC_BENCH_SANITIZE=ON: refused, nothing run.
 for s in ON OFF; do
   rm -rf "$work/calls" "$work/asan"
@@ -134,4 +160,4 @@ done
 
 [ $failures -eq 0 ] || exit 1
 echo "setup.sh: nvcc checked first, installs through sudo env, old cmake refused; sanitize builds" \
-  "kept apart"
+  "kept apart; test.sh reports skips and fidelity verdicts"

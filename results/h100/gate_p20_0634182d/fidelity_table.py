@@ -3,10 +3,10 @@
 
 Reads every test_fidelity output kept in the calls' logs.tar.gz and takes, for each run and
 comparison, the verdict's last line (a comparison that needed a second or third batch of rounds
-prints one line per batch). Only the runs alone (fidelityN.txt, `ctest --verbose`)
-print the verdicts; test.sh's logs (testN.txt) hold its summary alone and add nothing. Prints, per
-comparison, the range over the runs of both halves' step and of the median per-round difference,
-clean and injected.
+prints one line per batch). The runs alone (fidelityN.txt, `ctest --verbose`) print the verdicts;
+test.sh's logs (testN.txt) hold them only from 2026-11-28's test.sh on, which prints them from
+CTest's log. Prints, per comparison, the range over the runs of both halves' step and of the median
+per-round difference, clean and injected.
 
     results/h100/gate_p20_0634182d/fidelity_table.py CALL_DIR...
 """
