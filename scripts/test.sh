@@ -2,8 +2,9 @@
 # Builds sync_bench and runs every test. Tests labelled `gpu` skip, saying why, where there is no
 # GPU. With --sanitize: a separate ASan+UBSan build of the host code (in BUILD_DIR-sanitize, default
 # build-sanitize) runs the CPU tests.
-# After the tests it prints what CTest shows of no passed or skipped test: why each GPU test skipped,
-# and test_fidelity's verdict lines (sync_bench against the hand-written loop, with the spread).
+# After the tests it prints, from CTest's log (ctest shows no output of a passed or skipped test):
+# why each GPU test skipped, and test_fidelity's verdicts (sync_bench against the hand-written
+# loop).
 # Other arguments go to ctest (e.g. -LE gpu for the CPU subset). Exit status: ctest's, or set-up's
 # 2 (no nvcc, apt-get or new enough cmake, or a failed install) and 3 (the configure or build
 # failed).
@@ -29,8 +30,8 @@ set +e
 ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"
 rc=$?
 # From CTest's log, which keeps every test's output: run_gpu_test.sh's skip lines, then
-# test_fidelity's verdicts (a comparison that took more rounds prints a line per batch; the last
-# decides).
+# test_fidelity's verdicts (one line per comparison with the rounds it took, and a `parts` line
+# for each overhead comparison).
 log="$BUILD_DIR/Testing/Temporary/LastTest.log"
 grep -h "^sync_bench: every test of .* skipped" "$log" 2>/dev/null | sort -u
 grep -h "^fidelity: " "$log" 2>/dev/null

@@ -42,9 +42,12 @@ stub cmake 'case "$1" in
       exit "${STUB_CMAKE_CONFIGURE_EXIT:-0}" ;;
   --build) exit "${STUB_CMAKE_BUILD_EXIT:-0}" ;;
 esac'
-# ctest: writes STUB_LASTTEST, where set, as the log of the build folder it was given.
-stub ctest '[ -z "${STUB_LASTTEST:-}" ] && exit 0
-mkdir -p "$2/Testing/Temporary" && cp "$STUB_LASTTEST" "$2/Testing/Temporary/LastTest.log"'
+# ctest: writes STUB_LASTTEST, where set, as the log of the build folder it was given; exits
+# STUB_CTEST_EXIT (default 0).
+stub ctest 'if [ -n "${STUB_LASTTEST:-}" ]; then
+  mkdir -p "$2/Testing/Temporary" && cp "$STUB_LASTTEST" "$2/Testing/Temporary/LastTest.log"
+fi
+exit "${STUB_CTEST_EXIT:-0}"'
 stub c++ 'cat >/dev/null; exit "${STUB_CXX_EXIT:-0}"'  # exit 1: no header found
 stub id 'echo 1000'
 stub apt-get 'echo "apt-get sees DEBIAN_FRONTEND=${DEBIAN_FRONTEND:-}" >>"$(dirname "$0")/../calls"
@@ -138,6 +141,12 @@ $(grep '^fidelity: ' "$work/LastTest.log")"
 $out
 expected:
 $want"
+# ...and exits with ctest's status, whatever the greps found.
+out="$(BUILD_DIR="$work/t" STUB_LASTTEST="$work/LastTest.log" STUB_CTEST_EXIT=8 \
+  bash "$repo/scripts/test.sh" 2>&1)"
+status=$?
+[ $status -eq 8 ] || fail "test.sh after a failing ctest: exit $status, expected 8: $out"
+[ "$out" = "$want" ] || fail "test.sh after a failing ctest printed: $out"
 
 # run.sh on a build whose cache says SYNC_BENCH_SANITIZE=ON: refused, nothing run.
 for s in ON OFF; do

@@ -2,11 +2,11 @@
 """test_fidelity's verdicts over device calls: sync_bench against the hand-written loop.
 
 Reads every test_fidelity output kept in the calls' logs.tar.gz and takes, for each run and
-comparison, the verdict's last line (a comparison that needed a second or third batch of rounds
-prints one line per batch). The runs alone (fidelityN.txt, `ctest --verbose`) print the verdicts;
-test.sh's logs (testN.txt) hold them only from 2026-11-28's test.sh on, which prints them from
-CTest's log. Prints, per comparison, the range over the runs of both halves' step and of the median
-per-round difference, clean and injected.
+comparison, its verdict line (one per comparison, with the rounds it took: 30, 60 or 90). The runs
+alone (fidelityN.txt, `ctest --verbose`) print the verdicts; test.sh's logs (testN.txt) hold them
+only from 2026-11-28's test.sh on, which prints them from CTest's log. Prints, per comparison, the
+range over the runs of both halves' step and of the median per-round difference, clean and
+injected.
 
     results/h100/gate_p20_0634182d/fidelity_table.py CALL_DIR...
 """
