@@ -5,6 +5,8 @@
 # that no criterion covers:
 #   test.sh        every scripts/test.sh run on a fresh copy passed, and at least 5 ran
 #   fidelity       every test_fidelity run (in test.sh and alone) passed, and at least 10 ran
+#                  (info: what the runs whose logs keep the verdicts measured, sync_bench's step
+#                  against the hand-written loop's, clean and with the injected cost)
 #   false alarms   scripts/gate_rates.sh over the calls' clean runs (3 calls or more): none (info:
 #                  how many processes each call's gate runs merged)
 #   detection      +1 us host, +10% host and +10% GPU against the same call's clean run: each
@@ -96,6 +98,40 @@ count_runs() {
 }
 count_runs '^test\.sh [0-9]+: ' ': exit 0,' 5 test.sh 'runs on a fresh copy'
 count_runs '^test_fidelity [0-9]+ ' '\): Passed' 10 fidelity 'runs'
+# What those runs measured, where their logs keep it (the runs alone, `ctest --verbose`; test.sh's
+# since it prints the verdicts from CTest's log): each comparison's median per-round difference,
+# sync_bench's step against the hand-written loop's, clean and with the injected cost.
+fidelity_diffs() {  # lines "RUN KIND DIFF", RUN naming the call and its log
+  local d m verdict
+  # A verdict line, with ctest --verbose's "N: " in front where it ran alone (test_fidelity.cu).
+  verdict='^([0-9]+: )?fidelity: (clean|host|gpu) .* \(([+-][0-9.]+)% \+- [0-9.]+%, [0-9]+ rounds\)$'
+  for d in "${dirs[@]}"; do
+    [ -r "$d/logs.tar.gz" ] || continue
+    for m in $(tar tzf "$d/logs.tar.gz" 2>/dev/null | grep -E '^\./(test|fidelity)[0-9]+\.txt$'); do
+      tar xzf "$d/logs.tar.gz" -O "$m" 2>/dev/null | sed -nE "s/$verdict/\\2 \\3/p" |
+        sed "s|^|$d/${m#./} |"
+    done
+  done
+}
+fidelity_diffs >"$work/fidelity.txt"
+if [ -s "$work/fidelity.txt" ]; then
+  info fidelity "$(awk '
+    { k = $2 == "clean" ? "clean" : "injected"; runs[$1] = 1
+      if (!(k in lo) || $3 < lo[k]) lo[k] = $3
+      if (!(k in hi) || $3 > hi[k]) hi[k] = $3 }
+    END {
+      n = 0; for (r in runs) n++
+      printf "sync_bench against the hand-written loop, %d runs whose logs keep the verdicts:", n
+      sep = ""
+      for (i = 1; i <= 2; i++) {
+        k = i == 1 ? "clean" : "injected"
+        if (k in lo) { printf "%s %s %+.1f%% to %+.1f%%", sep, k, lo[k], hi[k]; sep = "," }
+      }
+      printf " (the median per-round difference of each comparison)"
+    }' "$work/fidelity.txt")"
+else
+  info fidelity "no test_fidelity verdicts in the calls' logs (test.sh's logs hold them since 6668d59)"
+fi
 
 # --- the gate: false alarms between calls, detection within a call.
 gate_dirs=()

@@ -120,8 +120,29 @@ make_call() {
   # Many logs after biggemm/, as a real call has: a reader that stops at the first match must not
   # read as "no BigGemm" (tar killed by SIGPIPE under pipefail).
   mkdir -p "$d/x/logs" && (cd "$d/x/logs" && touch $(seq -f 'log%04g.txt' 1 3000))
-  (cd "$d/x" && tar czf "$d/logs.tar.gz" ./biggemm ./headline_long ./logs)
+  local verdicts=()
+  if [ "${WITH_VERDICTS:-0}" = 1 ]; then  # test_fidelity's lines, as test.sh and ctest -V log them
+    fidelity_log '' -0.4 +11.6 >"$d/x/test1.txt"
+    fidelity_log '127: ' +0.6 +8.6 >"$d/x/fidelity1.txt"
+    verdicts=(./test1.txt ./fidelity1.txt)
+  fi
+  (cd "$d/x" && tar czf "$d/logs.tar.gz" ./biggemm ./headline_long ./logs ${verdicts[@]+"${verdicts[@]}"})
   rm -rf "$d/x"
+}
+
+# fidelity_log PREFIX CLEAN INJECTED: a test_fidelity run's verdict lines, each with PREFIX (ctest
+# --verbose's "N: "): one comparison clean at CLEAN% and injected at INJECTED%, another clean at
+# -1.9% and injected at +13.1%, and a `parts` line, which is no verdict.
+fidelity_log() {
+  local v='hand-written  8.348 us  sync_bench  8.542 us'
+  printf '%sfidelity: clean  NullKernel/StreamSync  %s  (%s%% +- 0.6%%, 30 rounds)\n' "$1" "$v" "$2"
+  printf '%sfidelity: host   NullKernel/StreamSync  %s  (%s%% +- 0.6%%, 60 rounds)\n' "$1" "$v" "$3"
+  printf '%sfidelity: clean  NullKernel/DeviceSync overhead  %s  (-1.9%% +- 0.5%%, 30 rounds)\n' \
+    "$1" "$v"
+  printf '%sfidelity: clean  NullKernel/DeviceSync overhead parts  hand-written Async 4.0 %s\n' \
+    "$1" 'DeviceSync 9.4 us  sync_bench Async 4.0 DeviceSync 9.3 us (medians)'
+  printf '%sfidelity: gpu    NullKernel/DeviceSync overhead  %s  (+13.1%% +- 0.5%%, 30 rounds)\n' \
+    "$1" "$v"
 }
 
 # judge NAME EXPECTED_EXIT PATTERN... -- DIR...: acceptance.sh's exit and lines that must be there.
@@ -159,6 +180,15 @@ judge all_met 0 '^PASS  test\.sh +5 of 5 passed' '^PASS  fidelity +10 of 10 pass
   '^info  biggemm host +.*median over the processes: under 3%: 12 rows 0\.80-1\.20x, median 1\.00x$' \
   '^info  biggemm slope .*: slope 2\.50-2\.50 us a us, correlation 1\.00-1\.00 \(1 of 2 rows\); 1 rows with under 3 processes, or one overhead or one host time$' \
   '^PASS  sweep +run\.sh at most 92 s' '^Result: 7 of 7 criteria met' -- "${good[@]}"
+
+# test_fidelity's verdicts, where the logs keep them: none above; two runs' in c1, every
+# comparison's difference, clean and injected apart, the parts line left out.
+judge no_verdicts 0 "^info  fidelity +no test_fidelity verdicts in the calls' logs" -- "${good[@]}"
+WITH_VERDICTS=1 make_call "$work/c1" 2 4
+want='^info  fidelity +sync_bench against the hand-written loop, 2 runs whose logs keep the'
+want+=' verdicts: clean -1\.9% to \+0\.6%, injected \+8\.6% to \+13\.1% \('
+judge verdicts 0 "$want" '^Result: 7 of 7 criteria met' -- "${good[@]}"
+make_call "$work/c1" 2 4
 
 # The build each call ran: none said, no line; one fingerprint for all is information; two say to
 # judge one at a time.
