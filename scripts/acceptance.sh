@@ -101,15 +101,15 @@ count_runs '^test_fidelity [0-9]+ ' '\): Passed' 10 fidelity 'runs'
 # What those runs measured, where their logs keep it (the runs alone, `ctest --verbose`; test.sh's
 # since it prints the verdicts from CTest's log): each comparison's median per-round difference,
 # sync_bench's step against the hand-written loop's, clean and with the injected cost.
-fidelity_diffs() {  # lines "RUN KIND DIFF", RUN naming the call and its log
-  local d m verdict
+fidelity_diffs() {  # lines "RUN KIND DIFF", RUN a log's number (a path may hold spaces)
+  local d m verdict run=0
   # A verdict line, with ctest --verbose's "N: " in front where it ran alone (test_fidelity.cu).
   verdict='^([0-9]+: )?fidelity: (clean|host|gpu) .* \(([+-][0-9.]+)% \+- [0-9.]+%, [0-9]+ rounds\)$'
   for d in "${dirs[@]}"; do
     [ -r "$d/logs.tar.gz" ] || continue
     for m in $(tar tzf "$d/logs.tar.gz" 2>/dev/null | grep -E '^\./(test|fidelity)[0-9]+\.txt$'); do
-      tar xzf "$d/logs.tar.gz" -O "$m" 2>/dev/null | sed -nE "s/$verdict/\\2 \\3/p" |
-        sed "s|^|$d/${m#./} |"
+      run=$((run + 1))
+      tar xzf "$d/logs.tar.gz" -O "$m" 2>/dev/null | sed -nE "s/$verdict/$run \\2 \\3/p"
     done
   done
 }
