@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +69,22 @@ bool parse_positive(std::string text, double* out, const char* suffix = "") {
   if (*end != '\0' || !(v > 0.0) || v > 1e6) return false;
   *out = v;
   return true;
+}
+
+// Google Benchmark's reading of a boolean flag's value (IsTruthyFlagValue in 1.7 and 1.8): no
+// value is true; one character is false when 0, f, F, n, N or not a letter or digit; a word is
+// false when it is false, no or off in any case. sync_bench must read --benchmark_list_tests as
+// Google Benchmark will, or it would run every benchmark without a device chosen.
+bool truthy_flag_value(const std::string& value) {
+  if (value.size() == 1) {
+    const char v = value[0];
+    return std::isalnum(static_cast<unsigned char>(v)) != 0 &&
+           std::string_view("0fFnN").find(v) == std::string_view::npos;
+  }
+  std::string lower(value);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return lower != "false" && lower != "no" && lower != "off";
 }
 
 }  // namespace
@@ -162,8 +179,13 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
       options->inject.filter = value;
       continue;
     }
-    if (flag == "--benchmark_list_tests")
-      options->list_only = !(value == "false" || value == "0" || value == "no");
+    if (flag == "--benchmark_list_tests") options->list_only = truthy_flag_value(value);
+    // Google Benchmark aborts on a negative count (std::length_error) and runs nothing on 0.
+    if (flag == "--benchmark_repetitions") {
+      int repetitions = 0;
+      if (!parse_int(value, &repetitions, 1, 1000000))
+        return refuse("a number of repetitions from 1, as in --benchmark_repetitions=5");
+    }
     if (flag == "--benchmark_out") options->out_path = value;
     // Google Benchmark answers an unknown format with its usage and exit status 0: a typo would
     // pass for a run that wrote nothing.

@@ -56,12 +56,16 @@ processes="${PROCESSES:-20}"
 headline_processes="${HEADLINE_PROCESSES:-6}"
 biggemm_processes="${BIGGEMM_PROCESSES:-2}"
 for v in "$budget" "$processes" "$headline_processes" "$biggemm_processes"; do
-  case "$v" in '' | *[!0-9]* | 0) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
+  case "$v" in '' | *[!0-9]* | 0*) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
 done
 mkdir -p "$out" || bad "cannot make OUT '$out'"
 out="$(cd "$out" && pwd)"
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${ACCEPTANCE_WORK:-/tmp/acceptance}"
+# The work folder is emptied first: OUT inside it (or it inside OUT) would go with it.
+work_abs="$(realpath -m -- "$work")"
+case "$out/" in "$work_abs"/*) bad "OUT ($out) is inside the work folder $work_abs, which is emptied" ;; esac
+case "$work_abs/" in "$out"/*) bad "the work folder $work_abs is inside OUT ($out)" ;; esac
 { rm -rf "${work:?}" && mkdir -p "$work/logs"; } || bad "cannot make the work folder '$work'"
 export NCCL_NVLS_ENABLE=0
 command -v nvcc >/dev/null 2>&1 || export PATH=/usr/local/cuda/bin:$PATH

@@ -61,8 +61,9 @@
 # compare --help).
 #
 # Environment:
-#   SYNC_BENCH     the sync_bench binary          (default build/bench/sync_bench)
-#   SYNC_SUMMARY   the sync_summary binary        (default build/summary/sync_summary)
+#   SYNC_BENCH     the sync_bench binary          (default $BUILD_DIR/bench/sync_bench)
+#   SYNC_SUMMARY   the sync_summary binary        (default $BUILD_DIR/summary/sync_summary;
+#                  BUILD_DIR: default the repository's build/)
 #   PROCESSES      sync_bench processes to merge  (default 20: the host's speed differs from one
 #                  process to the next. With 5 a side the gate caught 88-91% of the injected +1 us
 #                  on the H100, with 10, 95.6% (86 of 90 over 9 calls on 5 H100s). With 20 it
@@ -70,7 +71,8 @@
 #                  those 10-process calls merged, each pair from one machine; no false alarm in
 #                  either: results/h100/gate_p20_f0463d7e/, gate_p20_eb86bf1f/,
 #                  gate_p20_334ed542/, gate_p20_0634182d/)
-#   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/)
+#   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/;
+#                  not BASE.json, refused)
 #   THRESHOLD, MACHINE_THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST, GATE,
 #   FILTER         sync_summary compare's --threshold, --machine-threshold, --min-effect-us,
 #                  --noise-k, --alpha, --max-noise, --host-adjust, --gate, --filter (unset:
@@ -105,12 +107,19 @@ if [ $make_baseline -eq 1 ] || [ $add_to_baseline -eq 1 ]; then
 fi
 base="$1"
 shift
-bench="${SYNC_BENCH:-build/bench/sync_bench}"
-summary="${SYNC_SUMMARY:-build/summary/sync_summary}"
+build_dir="${BUILD_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build}"
+bench="${SYNC_BENCH:-$build_dir/bench/sync_bench}"
+summary="${SYNC_SUMMARY:-$build_dir/summary/sync_summary}"
 out="${OUT:-sync_bench_ci.json}"
 [ $make_baseline -eq 1 ] && out="$base"
 [ $add_to_baseline -eq 1 ] && out="$base.new.json"
 processes="${PROCESSES:-20}"
+# The new run is written to OUT before the comparison reads BASE: the same file would be
+# overwritten, and compared with itself.
+if [ $make_baseline -eq 0 ] && [ "$(realpath -m -- "$out")" = "$(realpath -m -- "$base")" ]; then
+  echo "ci_regress.sh: OUT ($out) is the baseline $base: set OUT to another file" >&2
+  exit 2
+fi
 
 for tool in "$bench" "$summary"; do
   if [ ! -x "$tool" ]; then
@@ -123,7 +132,7 @@ if [ $make_baseline -eq 0 ] && [ $add_to_baseline -eq 0 ] && [ ! -r "$base" ]; t
   echo "ci_regress.sh: cannot read baseline $base (make one with --make-baseline)" >&2
   exit 2
 fi
-case "$processes" in '' | *[!0-9]* | 0)
+case "$processes" in '' | *[!0-9]* | 0*)
   echo "ci_regress.sh: PROCESSES must be a positive number, got '$processes'" >&2
   exit 2
   ;;
@@ -136,6 +145,8 @@ done
 runs="$out.d"
 rm -rf "$runs"
 mkdir -p "$runs" || exit 2
+# An earlier call's OUT is not this run's: gone before the runs, so a failed run leaves none.
+[ $make_baseline -eq 0 ] && rm -f "$out"
 files=()
 for i in $(seq 1 "$processes"); do
   "$bench" "${filter[@]}" --benchmark_out="$runs/run-$i.json" --benchmark_out_format=json "$@" \

@@ -52,7 +52,7 @@ esac
 # Checked here too, so that a bad count stops before the first run; unset or empty, ci_regress.sh's
 # default.
 if [ -n "${PROCESSES:-}" ]; then
-  case "$PROCESSES" in *[!0-9]* | 0)
+  case "$PROCESSES" in *[!0-9]* | 0*)
     bad "PROCESSES must be a whole number of processes from 1, got '$PROCESSES'" ;;
   esac
 fi

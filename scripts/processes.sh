@@ -17,7 +17,7 @@ k="$1"
 dir="$2"
 shift 2
 case "$k" in
-  '' | *[!0-9]* | 0) echo "processes.sh: K must be a whole number of processes, 1 or more (got '$k')" >&2; exit 2 ;;
+  '' | *[!0-9]* | 0*) echo "processes.sh: K must be a whole number of processes, 1 or more (got '$k')" >&2; exit 2 ;;
 esac
 bench="${SYNC_BENCH:-$(cd "$(dirname "$0")/.." && pwd)/build/bench/sync_bench}"
 [ -x "$bench" ] || { echo "processes.sh: no sync_bench at $bench (build it, or set SYNC_BENCH)" >&2; exit 2; }

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds sync_bench, runs the default sweep and prints the summary tables. The JSON goes to
-# results/<gpu>-<date>.json (or $OUT_JSON). Extra arguments go to sync_bench; with a flag that
-# only lists or explains (--benchmark_list_tests, --help), sync_bench runs alone and no JSON is
+# results/<gpu>-<date>.json (or $OUT_JSON, a file; an older one there is replaced only when the
+# run writes). Extra arguments go to sync_bench, except --benchmark_out and a format other than
+# json (refused, exit 2: set OUT_JSON); with a flag that only lists, explains or maps
+# (--benchmark_list_tests, --help or -h, --sync_map), sync_bench runs alone and no JSON is
 # written.
 #
 # Exit status: sync_bench's (0 all measured, 1 some benchmark failed: the JSON keeps the rest and
@@ -28,18 +30,50 @@ if [ "${SYNC_BENCH_ALLOW_SANITIZE:-0}" != 1 ] &&
     "ASan's. Use another BUILD_DIR, or CMAKE_ARGS=-DSYNC_BENCH_SANITIZE=OFF" >&2
   exit 2
 fi
+# truthy VALUE: Google Benchmark's reading of a boolean flag's value, as sync_bench's cli.cpp
+# mirrors it: none is true; one character is false when 0, f, F, n, N or not a letter or digit; a
+# word is false when it is false, no or off in any case.
+truthy() {
+  case "$1" in
+    "") return 0 ;;
+    ?) [[ "$1" == [[:alnum:]] && "$1" != [0fFnN] ]] ;;
+    *) case "${1,,}" in false | no | off) return 1 ;; *) return 0 ;; esac ;;
+  esac
+}
+# Flags that only list, explain or map (the last --benchmark_list_tests counts, as in Google
+# Benchmark): sync_bench runs alone and no JSON is written. run.sh owns the JSON's path and format.
+only_print=0
 for arg in "$@"; do
   case "$arg" in
-    --benchmark_list_tests | --benchmark_list_tests=true | --benchmark_list_tests=1 | --help | -h)
-      exec "$BUILD_DIR/bench/sync_bench" "$@"
+    --benchmark_list_tests) only_print=1 ;;
+    --benchmark_list_tests=*) if truthy "${arg#*=}"; then only_print=1; else only_print=0; fi ;;
+    --help | -h | --sync_map | --sync_map=*) only_print=2 ;;
+    --benchmark_out=* | --benchmark_out_format=*)
+      [ "$arg" = --benchmark_out_format=json ] && continue
+      echo "run.sh: $arg: run.sh writes the JSON the report reads; set OUT_JSON=FILE instead" >&2
+      exit 2
       ;;
   esac
 done
+if [ $only_print -ne 0 ]; then
+  args=()
+  for arg in "$@"; do [ "$arg" = -h ] && arg=--help; args+=("$arg"); done
+  exec "$BUILD_DIR/bench/sync_bench" "${args[@]}"
+fi
 stamp="$(date +%Y%m%d-%H%M%S)"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | tr -c 'A-Za-z0-9\n' '_' || true)"
 OUT_JSON="${OUT_JSON:-$ROOT/results/${gpu:-gpu}-$stamp.json}"
+if [ -e "$OUT_JSON" ] && [ ! -f "$OUT_JSON" ]; then
+  echo "run.sh: OUT_JSON=$OUT_JSON exists and is not a file; name a file to write" >&2
+  exit 2
+fi
 mkdir -p "$(dirname "$OUT_JSON")"
 summary="$BUILD_DIR/summary/sync_summary"
+# What sits at OUT_JSON before the run (a file of an earlier run, or nothing): run.sh salvages or
+# reports OUT_JSON only where this run wrote it, never an older file that sync_bench refused to
+# touch.
+signature() { stat -c '%d:%i:%s:%y' -- "$OUT_JSON" 2>/dev/null; }
+before="$(signature)"
 
 # Ctrl-C or a `timeout` on run.sh signals sync_bench and run.sh alike: run.sh notes it and stays
 # to keep what was measured (bash runs the trap once sync_bench has ended).
@@ -52,6 +86,8 @@ status=$?
 # would say "bad input" (>= 2).
 killed=0
 { [ $status -gt 128 ] || [ $status -eq 124 ]; } && killed=1
+written=0
+[ -f "$OUT_JSON" ] && [ "$(signature)" != "$before" ] && written=1
 if [ $status -eq 0 ] && [ $interrupted -ne 0 ]; then
   echo "run.sh: interrupted (exit $interrupted); sync_bench had finished: $OUT_JSON is complete" >&2
   exit $interrupted
@@ -110,14 +146,15 @@ salvage_partial() {
     "keep any of it (exit $rc, above): the raw JSON is kept in $partial (nothing removed)" >&2
   exit $status
 }
-if [ $status -ne 0 ] && [ -s "$OUT_JSON" ]; then
+if [ $status -ne 0 ] && [ $written -eq 1 ] && [ -s "$OUT_JSON" ]; then
   salvage_partial
 fi
 
 # A run killed once its JSON was complete (salvage said so) still gets its report.
-if [ ! -s "$OUT_JSON" ] || { [ $status -ge 2 ] && [ $killed -eq 0 ]; }; then
+if [ $written -eq 0 ] || [ ! -s "$OUT_JSON" ] || { [ $status -ge 2 ] && [ $killed -eq 0 ]; }; then
   # Nothing was measured: leave no empty file behind to be mistaken for a run.
-  [ -f "$OUT_JSON" ] && [ ! -s "$OUT_JSON" ] && rm -f "$OUT_JSON"
+  [ $written -eq 1 ] && [ ! -s "$OUT_JSON" ] && rm -f "$OUT_JSON"
+  [ $status -eq 0 ] && echo "run.sh: sync_bench exited 0 but wrote no JSON to $OUT_JSON" >&2
   exit $((status ? status : 2))
 fi
 echo "sync_bench: wrote $OUT_JSON"

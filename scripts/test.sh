@@ -5,9 +5,9 @@
 # After the tests it prints, from CTest's log (ctest shows no output of a passed or skipped test):
 # why each GPU test skipped, and test_fidelity's verdicts (sync_bench against the hand-written
 # loop).
-# Other arguments go to ctest (e.g. -LE gpu for the CPU subset). Exit status: ctest's, or set-up's
-# 2 (no nvcc, apt-get or new enough cmake, or a failed install) and 3 (the configure or build
-# failed).
+# Other arguments go to ctest (e.g. -LE gpu for the CPU subset; selecting no test is a failure).
+# Exit status: ctest's, or set-up's 2 (no nvcc, apt-get or new enough cmake, or a failed install)
+# and 3 (the configure or build failed).
 sanitize=0
 args=()
 for a in "$@"; do
@@ -27,7 +27,8 @@ fi
 # shellcheck source=SCRIPTDIR/setup.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 set +e
-ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"
+# --no-tests=error: a -R or -L that selects nothing (a typo) fails instead of passing.
+ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error "$@"
 rc=$?
 # From CTest's log, which keeps every test's output: run_gpu_test.sh's skip lines, then
 # test_fidelity's verdicts (one line per comparison with the rounds it took, and a `parts` line

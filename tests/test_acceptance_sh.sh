@@ -326,6 +326,9 @@ call_bad no_out 'missing OUT'
 call_bad unknown_part "unknown part 'tests'" "$work/o" tests
 BUDGET_S=abc call_bad budget_word "got 'abc'" "$work/o"
 HEADLINE_PROCESSES=0 call_bad processes_zero "got '0'" "$work/o" headline
+PROCESSES=00 call_bad processes_zeros "got '00'" "$work/o" gate
+# The work folder is emptied first: an OUT inside it would be emptied with it.
+ACCEPTANCE_WORK="$work/acc" call_bad out_in_work "inside the work folder" "$work/acc/o" test
 out="$(PATH="$work/nobin:$PATH" BUDGET_S=1 ACCEPTANCE_WORK="$work/acc" \
   "$repo/scripts/acceptance_call.sh" "$work/o" test fidelity 2>&1)"
 status=$?

@@ -193,6 +193,37 @@ TEST(Cli, DeviceBeyondTheVisibleOnesIsRefused) {
       << r.output;
 }
 
+// sync_bench must read --benchmark_list_tests's value as Google Benchmark does: where it took
+// "off" for "list" it skipped choosing a GPU, and Google Benchmark ran every benchmark without
+// one (exit 0, a JSON of errors). Turned off, the flag leaves a run that needs a GPU: with every
+// GPU hidden, exit 2 and nothing listed. Turned on, the names are listed on any machine.
+TEST(Cli, ListTestsValueIsReadAsGoogleBenchmarkReadsIt) {
+  const std::string filter = " --benchmark_filter='^NullKernel/Async/'";
+  for (const char* off : {"off", "False", "n", "f"}) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() +
+                                        " --benchmark_list_tests=" + off + filter);
+    EXPECT_EQ(r.exit_code, 2) << off << "\n" << r.output;
+    EXPECT_NE(r.output.find("no CUDA GPU available"), std::string::npos) << off << r.output;
+    EXPECT_EQ(r.output.find("NullKernel/Async"), std::string::npos) << off << r.output;
+  }
+  for (const char* on : {"yes", "Y", "on"}) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() +
+                                        " --benchmark_list_tests=" + on + filter);
+    EXPECT_EQ(r.exit_code, 0) << on << "\n" << r.output;
+    EXPECT_NE(r.output.find("NullKernel/Async/manual_time"), std::string::npos) << on << r.output;
+  }
+}
+
+// Google Benchmark aborts on a negative count and runs nothing on 0: refused before the GPU.
+TEST(Cli, RepetitionsBelowOneAreRefused) {
+  for (const char* arg : {"-3", "0", "x"}) {
+    const CommandResult r = run_command("CUDA_VISIBLE_DEVICES=-1 " + sync_bench_exe() +
+                                        " --benchmark_repetitions=" + arg);
+    EXPECT_EQ(r.exit_code, 2) << arg << "\n" << r.output;
+    EXPECT_NE(r.output.find("--benchmark_repetitions expects"), std::string::npos) << r.output;
+  }
+}
+
 TEST(Cli, BadSyncModeIsRefused) {
   const CommandResult r = run_command(sync_bench_exe() + " --sync_mode=fast");
   EXPECT_EQ(r.exit_code, 2) << r.output;

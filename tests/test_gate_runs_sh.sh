@@ -49,6 +49,7 @@ bad empty_name "unknown run ''" "$work/d" clean ''
 bad dir_forgotten "a run's name, not a DIR" clean host10
 PROCESSES=abc bad processes_word "PROCESSES must be .* got 'abc'" "$work/d"
 PROCESSES=0 bad processes_zero "PROCESSES must be" "$work/d"
+PROCESSES=00 bad processes_zeros "PROCESSES must be" "$work/d"
 PROCESSES=-3 bad processes_negative "PROCESSES must be" "$work/d"
 if [ -e "$work/d" ] || [ -n "$(ls -A "$work/cwd")" ]; then fail "bad input made a folder"; fi
 
@@ -113,6 +114,20 @@ echo 2 >"$work/bench_calls"  # past the failing call
 out="$(gate_real "$work/s")" || fail "good run: exit not 0: $out"
 [ -s "$work/s/clean.json" ] || fail "good run: no clean.json: $(ls -R "$work/s")"
 [ ! -e "$work/s/clean.json.d" ] || fail "good run: its processes' folder was left behind"
+
+# ci_regress.sh itself: its new run cannot be written over the baseline it is compared with, and
+# a count written with a leading zero is refused; both before any process runs.
+printf 'the baseline\n' >"$work/base.json"
+for env in "OUT=$work/base.json" "OUT=$work/../$(basename "$work")/base.json" "PROCESSES=00"; do
+  rm -f "$work/bench_calls"
+  out="$(env "$env" SYNC_BENCH="$work/bin/failing_bench" SYNC_SUMMARY="$work/bin/merging_summary" \
+    "$root/scripts/ci_regress.sh" "$work/base.json" 2>&1)"
+  status=$?
+  [ $status -eq 2 ] || fail "ci_regress $env: exit $status, expected 2: $out"
+  grep -qE "is the baseline|PROCESSES must be" <<<"$out" || fail "ci_regress $env: no reason: $out"
+  [ "$(cat "$work/base.json")" = "the baseline" ] || fail "ci_regress $env: the baseline changed"
+  [ ! -e "$work/bench_calls" ] || fail "ci_regress $env: sync_bench ran"
+done
 
 [ $failures -eq 0 ] || exit 1
 echo "gate_runs.sh: bad arguments give the reason, the usage and exit 2; good ones run; a failed" \

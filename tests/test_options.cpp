@@ -96,7 +96,17 @@ TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {
   for (const auto& [arg, expected] :
        std::vector<std::pair<std::string, bool>>{{"--benchmark_list_tests", true},
                                                  {"--benchmark_list_tests=true", true},
-                                                 {"--benchmark_list_tests=false", false}}) {
+                                                 {"--benchmark_list_tests=yes", true},
+                                                 {"--benchmark_list_tests=Y", true},
+                                                 {"--benchmark_list_tests=false", false},
+                                                 {"--benchmark_list_tests=FALSE", false},
+                                                 {"--benchmark_list_tests=off", false},
+                                                 {"--benchmark_list_tests=Off", false},
+                                                 {"--benchmark_list_tests=no", false},
+                                                 {"--benchmark_list_tests=n", false},
+                                                 {"--benchmark_list_tests=f", false},
+                                                 {"--benchmark_list_tests=0", false},
+                                                 {"--benchmark_list_tests=-", false}}) {
     const Parsed p = parse({arg});
     ASSERT_TRUE(p.ok) << p.error;
     EXPECT_EQ(p.options.list_only, expected) << arg;
@@ -105,8 +115,9 @@ TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {
 }
 
 TEST(ParseOptions, RejectsMalformedValues) {
-  for (const char* bad :
-       {"--device=x", "--device=", "--device=2000", "--sync_mode=fast", "--sync_mode"}) {
+  for (const char* bad : {"--device=x", "--device=", "--device=2000", "--sync_mode=fast",
+                          "--sync_mode", "--benchmark_repetitions=-3", "--benchmark_repetitions=0",
+                          "--benchmark_repetitions=two", "--benchmark_repetitions"}) {
     const Parsed p = parse({bad});
     EXPECT_FALSE(p.ok) << bad;
     EXPECT_FALSE(p.error.empty());

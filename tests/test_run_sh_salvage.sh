@@ -3,7 +3,8 @@
 # it, as `timeout` does) leaves a JSON cut off after its last complete benchmark. run.sh must keep
 # the raw file as OUT_JSON.partial, salvage the complete benchmarks into OUT_JSON, say so, print
 # the report and exit nonzero; where nothing can be salvaged, keep the .partial and remove nothing.
-# A run that failed normally (exit 1, complete JSON) is reported as before.
+# A run that failed normally (exit 1, complete JSON) is reported as before. An older file at
+# OUT_JSON that this run did not write is left alone, and the flags that only print pass through.
 #
 # No GPU or build needed: cmake, nvcc and c++ are stubs on PATH (setup.sh builds nothing), and
 # BUILD_DIR is a made-up one with a fake sync_bench and a stub sync_summary (salvage in awk). With
@@ -35,10 +36,12 @@ fake_build() {
 #!/bin/sh
 # FAKE_MODE: killed (JSON cut off in its third benchmark, SIGKILL), killed_with_run_sh (run.sh
 # gets SIGTERM too, as from `timeout`), killed_early (cut off in the first benchmark), failed
-# (complete JSON, exit 1).
+# (complete JSON, exit 1), refused (writes nothing, exit 2), args (prints its arguments, exit 0).
 out=
 for a in "$@"; do case "$a" in --benchmark_out=*) out="${a#--benchmark_out=}" ;; esac; done
 case "$FAKE_MODE" in
+  refused) echo "fake: refused" >&2; exit 2 ;;
+  args) echo "fake args: $*"; exit 0 ;;
   killed | killed_with_run_sh) head -n 90 "$FIXTURE" >"$out" ;;
   killed_early) head -n 55 "$FIXTURE" >"$out" ;;
   failed) cat "$FIXTURE" >"$out"; exit 1 ;;
@@ -79,13 +82,14 @@ awk -v out="$out" '
 EOF
 chmod +x "$work/stub_summary"
 
-# run_case NAME MODE SUMMARY: runs run.sh; sets out, status and json (its OUT_JSON).
+# run_case NAME MODE SUMMARY [ARG...]: runs run.sh with the ARGs; sets out, status and json (its
+# OUT_JSON; what is at $json before the call stays there for run.sh to find).
 run_case() {
   local build="$work/build-$1"
   fake_build "$build" "$3"
   json="$work/$1/run.json"
   out="$(BUILD_DIR="$build" OUT_JSON="$json" FAKE_MODE="$2" FIXTURE="$fixture" \
-    "$root/scripts/run.sh" 2>&1)"
+    "$root/scripts/run.sh" "${@:4}" 2>&1)"
   status=$?
 }
 
@@ -148,6 +152,42 @@ cmp -s "$fixture" "$json.partial" || fail "failed_exit2: taken for complete (no 
 grep -q "could not keep any of it (exit 2" <<<"$out" ||
   fail "failed_exit2: salvage's exit 2 not said: $out"
 unset STUB_COMPLETE_EXIT STUB_COMPLETE_MESSAGE
+
+# An older run's file at OUT_JSON that sync_bench refused to replace (bad input, exit 2) is not
+# this run's: neither moved to .partial nor reported. A folder there is refused by run.sh itself.
+mkdir -p "$work/old"
+printf 'an older run\n' >"$work/old/run.json"
+run_case old refused "$work/stub_summary"
+[ $status -eq 2 ] || fail "old: exit $status, not sync_bench's 2: $out"
+[ "$(cat "$json")" = "an older run" ] || fail "old: the older $json was changed"
+[ ! -e "$json.partial" ] || fail "old: the older $json was taken for this run's and moved"
+grep -q "STUB REPORT" <<<"$out" && fail "old: the older $json was reported: $out"
+mkdir -p "$work/folder/run.json"
+run_case folder failed "$work/stub_summary"
+[ $status -eq 2 ] || fail "folder: exit $status, not 2: $out"
+[ -d "$json" ] && [ ! -e "$json.partial" ] || fail "folder: the folder at $json was moved"
+grep -q "is not a file" <<<"$out" || fail "folder: no reason given: $out"
+
+# Arguments: the ones that only print run sync_bench alone (-h as --help; the list flag read as
+# Google Benchmark reads it, the last one counting), and run.sh's own JSON is not to be redirected.
+for case in "--help:--help" "-h:--help" "--benchmark_list_tests=yes:list" "--sync_map:--sync_map"; do
+  arg="${case%%:*}"
+  run_case "print${arg//[^a-z]/}" args "$work/stub_summary" "$arg" --benchmark_filter=x
+  [ $status -eq 0 ] || fail "$arg: exit $status, not 0: $out"
+  grep -q "^fake args: .*${case#*:}" <<<"$out" || fail "$arg: sync_bench was not run alone: $out"
+  grep -q -- "--benchmark_out=" <<<"$out" && fail "$arg: a JSON was asked for: $out"
+  [ ! -e "$json" ] || fail "$arg: $json written"
+done
+run_case listoff args "$work/stub_summary" --benchmark_list_tests --benchmark_list_tests=off
+grep -q -- "^fake args: --benchmark_out=" <<<"$out" || fail "list flag off: not a run: $out"
+for arg in --benchmark_out=elsewhere.json --benchmark_out_format=csv; do
+  run_case outflag failed "$work/stub_summary" "$arg"
+  [ $status -eq 2 ] || fail "$arg: exit $status, not 2: $out"
+  grep -q "set OUT_JSON" <<<"$out" || fail "$arg: no reason given: $out"
+  [ ! -e "$json" ] || fail "$arg: sync_bench ran"
+done
+run_case outjson failed "$work/stub_summary" --benchmark_out_format=json
+[ $status -eq 1 ] && cmp -s "$fixture" "$json" || fail "--benchmark_out_format=json: refused: $out"
 
 # The real sync_summary, when a build folder is given (CTest gives its own): it must be there.
 real="${real_build:+$real_build/summary/sync_summary}"

@@ -112,6 +112,9 @@ for plain in "$work/b" "$work/b/"; do
     fail "sanitize $plain: not configured in $work/b-sanitize: $(calls)"
   grep -q "^ctest --test-dir $work/b-sanitize .*-LE gpu" "$work/calls" ||
     fail "sanitize $plain: not tested in $work/b-sanitize: $(calls)"
+  # A -R or -L that selects nothing must fail, not pass.
+  grep -q "^ctest .*--no-tests=error" "$work/calls" ||
+    fail "sanitize $plain: ctest may select no test and pass: $(calls)"
   [ ! -e "$work/b" ] || fail "sanitize $plain: made $work/b"
 done
 rm -rf "$work/calls"
