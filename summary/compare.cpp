@@ -103,8 +103,13 @@ double half_range_of_adjusted_change(const Points& base, const Points& next, dou
 // switches between two speeds from one process to the next, and SpinKernel/ScalarRead/pinned after
 // 10 us read +1.48 us raw against a limit of 0.95 between two calls on one H200, 6 of 10 processes
 // on the fast host in one and 2 of 10 in the other; adjusted, +0.41 (results/h200/acceptance8/).
+// vb_own: BASE's repetitions moved along BASE's own slope, for what BASE alone decides (whether the
+// row is gated: judge's resolution and two groups); the pooled slope moves vb and vn. A NEW whose
+// overhead follows its host more steeply than BASE's would otherwise spread BASE's adjusted values
+// and take a steady BASE row out of the gate. Left as vb where vb is not adjusted.
 void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gpu,
-                     std::vector<double>& vb, std::vector<double>& vn) {
+                     std::vector<double>& vb, std::vector<double>& vn,
+                     std::vector<double>& vb_own) {
   const auto usable = [&](const Metric* xb, const Metric* xn) {
     return xb && xn && vb.size() >= 3 && vn.size() >= 3 && xb->reps.size() == vb.size() &&
            xn->reps.size() == vn.size();
@@ -130,6 +135,7 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   std::vector<Points> groups;
   for (const auto& g : by_gpu(b, vb.size()))
     groups.push_back({values_of(xb->reps, g), values_of(vb, g)});
+  const std::vector<Points> base_groups = groups;
   for (const auto& g : by_gpu(n, vn.size()))
     groups.push_back({values_of(xn->reps, g), values_of(vn, g)});
   // A wait the host's speed sets (kHostRaceZ): no slope fits a switch between two regimes, and a
@@ -165,6 +171,10 @@ void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gp
   // (kUnreachedHostSlope).
   c.host_unreached = unreached_distance(xb->reps, xn->reps, kHostReach);
   if (!std::isnan(c.host_unreached)) c.host_slope_error += kUnreachedHostSlope * c.host_unreached;
+  const double own_slope = within_group_slope(base_groups);
+  if (!std::isnan(own_slope))
+    for (std::size_t i = 0; i < vb_own.size(); ++i)
+      vb_own[i] -= std::clamp(own_slope, 0.0, kMaxHostSlope) * (xb->reps[i] - reference);
   for (std::size_t i = 0; i < vb.size(); ++i) vb[i] -= c.host_slope * (xb->reps[i] - reference);
   for (std::size_t i = 0; i < vn.size(); ++i) vn[i] -= c.host_slope * (xn->reps[i] - reference);
 }
@@ -245,16 +255,21 @@ bool is_time_like(const std::string& metric) {
          (metric.size() > 3 && metric.compare(metric.size() - 3, 3, "_us") == 0);
 }
 
-// Every repetition of the metric a finite number, and a time positive: else the file is bad.
+// Every repetition of the metric a finite number, a step time positive and a time the gate reads
+// beside it (a baseline, the GPU's or the host's part) not negative: else the file is bad.
 void check_values(const Bench& b, const std::string& metric, const char* side) {
   const Metric* m = b.metric(metric);
   if (!m) return;
   const bool time = metric == kRealTime || metric == kCpuTime;
+  const bool part = metric == "baseline_us" || metric == "baseline_host_us" ||
+                    metric == "gpu_busy_us" || metric == "host_us";
   for (double v : m->reps)
-    if (!std::isfinite(v) || (time && !is_measured_time(v)))
+    if (!std::isfinite(v) || (time && !is_measured_time(v)) || (part && v < 0.0))
       throw InputError(std::string(side) + ": " + b.name.identity + ": " + metric + " is " +
                        (std::isnan(v) ? std::string("NaN") : fmt_exact(v)) +
-                       (time ? ", not a finite positive time" : ", not a finite number"));
+                       (time   ? ", not a finite positive time"
+                        : part ? ", not a finite time of 0 or more"
+                               : ", not a finite number"));
 }
 
 // How many of a run's processes (repetitions with a gpu_bound each) were host-bound, of how many.
@@ -318,10 +333,11 @@ void choose_gate(Comparison& c, const Bench& b, const Bench& n, const CompareOpt
       gb.valid() ? "not gated: host-bound (moves with the host CPU)" : "not gated: bound unknown";
 }
 
-// vb, vn: the repetitions the row is judged on (host-adjusted for a paired row).
+// vb, vn: the repetitions the row is judged on (host-adjusted for a paired row); vb_own: BASE's
+// alone, for whether it is gated (adjust_for_host).
 Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<double>& vb,
-              const std::vector<double>& vn, const CompareOptions& o, double threshold_pct,
-              bool same_gpu) {
+              const std::vector<double>& vn, const std::vector<double>& vb_own,
+              const CompareOptions& o, double threshold_pct, bool same_gpu) {
   const double base_step = b.summary(kRealTime).center;
   const double scale = c.metric == "overhead_us" ? base_step : std::abs(c.base.center);
   const double nb = side_noise(vb, b, c.metric), nn = side_noise(vn, n, c.metric);
@@ -337,7 +353,9 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
   if (!std::isnan(c.host_slope_error)) c.limit += c.host_slope_error;
   if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
   if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
-  if (vb.size() >= 3 && !std::isnan(nb)) c.resolution = o.noise_k * std::sqrt(2.0) * nb;
+  const double nb_own = side_noise(vb_own, b, c.metric);
+  if (vb_own.size() >= 3 && !std::isnan(nb_own))
+    c.resolution = o.noise_k * std::sqrt(2.0) * nb_own;
   // What reproduces is gated; a row whose own processes disagree by more than the change it
   // should catch is shown, with how much it can resolve, and not gated.
   const bool reproducible_only = o.gate == Gate::reproducible && !o.metric_given;
@@ -356,7 +374,7 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
                              "% of its GPU idle a step: the host paces it)"
                        : " (between machines: +" + fmt_fixed(c.host_paced_us, 2) +
                              " us of GPU idle a step: the host paces it)";
-  if (c.gated && reproducible_only && has_two_groups(vb, c.limit)) {
+  if (c.gated && reproducible_only && has_two_groups(vb_own, c.limit)) {
     c.gated = false;
     c.gate =
         "not gated: BASE's processes fall in two groups further apart than a change (its "
@@ -381,8 +399,8 @@ HostAmongMachines host_among_machines(const RunData& base, const RunData& next) 
   for (const Bench& b : base.benches) {
     const Bench* n = next.find(b.name.identity);
     const Metric* m = b.metric(std::string(kRealTime));
-    if (!n || !m || b.status != Status::ok || n->status != Status::ok || b.unit != n->unit ||
-        pace(b) != "host" || b.has_metric("overhead_us"))
+    if (!n || !m || b.status != Status::ok || n->status != Status::ok || pace(b) != "host" ||
+        b.has_metric("overhead_us"))
       continue;
     const std::vector<double> medians = gpu_medians(b, m->reps);
     const Summary mine = n->summary(std::string(kRealTime));
@@ -483,17 +501,16 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
       res.not_compared.emplace_back(c.identity, why);
       continue;
     }
-    if (b.unit != n->unit) {  // matched on name and time unit, as report.py does
-      res.not_compared.emplace_back(
-          c.identity, "time unit differs: " + std::string(unit_name(b.unit)) + " vs " +
-                          std::string(unit_name(n->unit)));
-      continue;
-    }
+    // Every time is read into us, and the counters are in us whatever the unit: a row written in
+    // another unit is compared all the same (were it set aside, a gated row would leave the gate).
+    if (b.unit != n->unit)
+      c.gate += " (BASE in " + std::string(unit_name(b.unit)) + "; NEW in " +
+                std::string(unit_name(n->unit)) + ": both read in us)";  // no comma: CSV
     const Metric* mb = b.metric(c.metric);
     const Metric* mn = n->metric(c.metric);
-    std::vector<double> vb = mb->reps, vn = mn->reps;
+    std::vector<double> vb = mb->reps, vn = mn->reps, vb_own = mb->reps;
     if (c.metric == "overhead_us" && options.host_adjust && c.gated) {
-      adjust_for_host(c, b, *n, res.same_gpu, vb, vn);
+      adjust_for_host(c, b, *n, res.same_gpu, vb, vn, vb_own);
       if (!std::isnan(c.host_slope)) {
         c.raw_delta = c.next.center - c.base.center;
         c.gate += " (host-adjusted: slope " + fmt_fixed(c.host_slope, 2) + ": +" +
@@ -530,7 +547,12 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
         res.untestable_repetitions = true;
       }
     }
-    c.verdict = judge(c, b, *n, vb, vn, options, threshold_pct, res.same_gpu);
+    c.verdict = judge(c, b, *n, vb, vn, vb_own, options, threshold_pct, res.same_gpu);
+    // Finite inputs can still overflow (1e308 quartiles): an infinite limit passes every change.
+    for (const double v : {c.limit, c.delta, c.noise, c.resolution})
+      if (std::isinf(v))
+        throw InputError(c.identity + ": its values are too large to judge (a limit, change or " +
+                         "noise of " + fmt_exact(v) + " us)");
     if (c.gated) ++res.gated;
     if (c.verdict == Verdict::regression) ++res.regressions;
     if (c.verdict == Verdict::improvement) ++res.improvements;

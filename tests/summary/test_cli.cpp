@@ -118,8 +118,8 @@ TEST(Cli, CompareExitCodes) {
   EXPECT_EQ(reg.rc, 1);
   EXPECT_TRUE(contains(reg.out,
                        "Result: 6 regressions (1 newly failing, 1 missing from NEW), 1 "
-                       "improvement; 10 "
-                       "compared, 8 gated, 2 not gated"));
+                       "improvement; 11 "
+                       "compared, 9 gated, 2 not gated"));
   const auto same =
       run({"compare", data_path("compare_base.json"), data_path("compare_base.json")});
   EXPECT_EQ(same.rc, 0);

@@ -71,12 +71,12 @@ const Comparison& row(const CompareResult& res, std::string_view identity) {
 TEST(Compare, VerdictsOnHandMadeRuns) {
   const Runs r = load("compare_base.json", "compare_new.json");
   const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
-  EXPECT_EQ(res.rows.size(), 10u);
+  EXPECT_EQ(res.rows.size(), 11u);
   EXPECT_EQ(res.regressions, 6u);  // 4 measured, 1 newly failing, 1 missing from NEW
   EXPECT_EQ(res.newly_failed, 1u);
   EXPECT_EQ(res.missing, 1u);
   EXPECT_EQ(res.improvements, 1u);
-  EXPECT_EQ(res.gated, 8u);
+  EXPECT_EQ(res.gated, 9u);
 
   // Paired: judged on overhead_us, +1.0 us against a limit of 5% of the 10 us step.
   const Comparison& reg = row(res, "SmallGemm/DeviceSync/fp16/cublas/n:512");
@@ -132,11 +132,15 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
 
   EXPECT_EQ(res.only_base, std::vector<std::string>{"NullKernel/Print"});
   EXPECT_EQ(res.only_new, std::vector<std::string>{"NullKernel/BulkRead/pinned"});
-  ASSERT_EQ(res.not_compared.size(), 2u);
+  ASSERT_EQ(res.not_compared.size(), 1u);
   EXPECT_EQ(res.not_compared[0].first, "SmallGemm/ScalarRead/pageable/fp16/cublas/n:512");
   EXPECT_EQ(res.not_compared[0].second, "error in BASE: cudaErrorLaunchFailure");
-  EXPECT_EQ(res.not_compared[1].first, "HostCopy/D2H/pinned/bytes:4096");
-  EXPECT_EQ(res.not_compared[1].second, "time unit differs: us vs ns");
+  // 5 us written as 5000 ns: compared, in us, and unchanged (set aside, a gated row would leave
+  // the gate).
+  const Comparison& unit = row(res, "HostCopy/D2H/pinned/bytes:4096");
+  EXPECT_NE(unit.gate.find("(BASE in us; NEW in ns: both read in us)"), std::string::npos) << unit.gate;
+  EXPECT_DOUBLE_EQ(unit.delta, 0.0);
+  EXPECT_EQ(unit.verdict, Verdict::unchanged);
   EXPECT_TRUE(res.context_warnings.empty());
 }
 
@@ -326,6 +330,26 @@ TEST(Compare, OnlyBaseNoiseDecidesWhatIsGated) {
   EXPECT_TRUE(c.gated);
   EXPECT_LT(c.resolution, 0.05 * 7.0);
   EXPECT_EQ(c.verdict, Verdict::regression);
+}
+
+// Host-adjusted, too: BASE's overhead is flat whatever its host's speed, NEW's rises 2 us per us of
+// its host's. The slope of both runs, which NEW steepens, would spread BASE's adjusted values and
+// call BASE too noisy to gate; BASE's own slope (about 0) leaves BASE steady, and the row gated.
+TEST(Compare, NewsSteeperHostSlopeDoesNotTakeBaseOutOfTheGate) {
+  const std::string id = "SmallGemm/DeviceSync/fp16/cublas/n:512";
+  const std::vector<double> hosts = {7.0, 7.4, 7.8, 8.1, 8.5, 8.8, 9.2, 9.5, 9.9, 10.0};
+  std::vector<double> flat, steep;
+  for (std::size_t i = 0; i < hosts.size(); ++i) {
+    flat.push_back(8.0 + (i % 3 == 0 ? 0.04 : -0.02));
+    steep.push_back(9.0 + 2.0 * (hosts[i] - 8.5) + (i % 3 == 0 ? 0.04 : -0.02));
+  }
+  const Runs r = made({test::syncing_every_step(test::paired_processes(id, hosts, flat))},
+                      {test::syncing_every_step(test::paired_processes(id, hosts, steep))});
+  const CompareResult res = compare_runs(r.base, r.next, CompareOptions{});
+  const Comparison& c = row(res, id);
+  EXPECT_GT(c.host_slope, 0.5) << "the slope of both runs";
+  EXPECT_TRUE(c.gated) << c.gate;
+  EXPECT_LT(c.resolution, 0.05 * 16.5) << c.gate;
 }
 
 // Each process's overhead follows its host speed (its Async baseline): a slow-host process has a
@@ -811,6 +835,32 @@ TEST(Compare, NonFiniteCounterTheGateReadsIsRefused) {
     FAIL() << "compared a run with an infinite baseline_us";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("baseline_us is inf"), std::string::npos) << e.what();
+  }
+}
+
+// Finite values can still overflow the arithmetic: quartiles of +-1e308 make the noise, and so
+// the limit, infinite, which passes every change. Refused, as a NaN is; so is a negative time the
+// gate reads beside the step.
+TEST(Compare, ValuesTooLargeToJudgeOrNegativeTimesAreRefused) {
+  const std::string id = "NullKernel/DeviceSync";
+  test::FakeBench huge = test::paired_processes(id, {5.0}, {50.0});
+  huge.counters["overhead_p25_us"] = {-1e308};
+  huge.counters["overhead_p75_us"] = {1e308};
+  const Runs r = made({test::paired_processes(id, {5.0}, {5.0})}, {huge});
+  try {
+    compare_runs(r.base, r.next, {});
+    FAIL() << "judged a row whose limit is infinite";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("too large to judge"), std::string::npos) << e.what();
+  }
+  test::FakeBench negative = test::paired(id, nine(10.0));
+  negative.counters["baseline_us"][2] = -4.0;
+  const Runs rn = made({test::paired(id, nine(5.0))}, {negative});
+  try {
+    compare_runs(rn.base, rn.next, {});
+    FAIL() << "compared a run with a negative baseline_us";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("baseline_us is -4"), std::string::npos) << e.what();
   }
 }
 
