@@ -141,13 +141,19 @@ Options parse_args(const std::vector<std::string>& args) {
   Options o;
   if (args.empty()) throw UsageError("no command (see 'sync_summary --help')");
   o.command = args[0];
+  const auto known = [](const std::string& c) {
+    return c == "report" || c == "dtypes" || c == "compare" || c == "merge" || c == "timeline" ||
+           c == "salvage";
+  };
   if (o.command == "--help" || o.command == "-h" || o.command == "help") {
     o.help = true;
     o.command = args.size() > 1 ? args[1] : "";
+    // Help on a command that does not exist is the unknown command's error, not the overview.
+    if (!o.command.empty() && !known(o.command))
+      throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
     return o;
   }
-  if (o.command != "report" && o.command != "dtypes" && o.command != "compare" &&
-      o.command != "merge" && o.command != "timeline" && o.command != "salvage")
+  if (!known(o.command))
     throw UsageError("unknown command '" + o.command + "' (see 'sync_summary --help')");
   bool only_files = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
