@@ -294,8 +294,8 @@ void print_usage() {
       "  e.g. SmallGemm/ScalarRead/pinned/bf16/cublaslt/n:256/manual_time.\n"
       "  Select with --benchmark_filter=<regex>, list with --benchmark_list_tests.\n"
       "  Each benchmark is one Google Benchmark iteration (iterations: 1 in the JSON); its steps\n"
-      "  are in the counter `steps`. cpu_time is the process CPU time of the whole measurement;\n"
-      "  per step, see host_cpu_us.\n"
+      "  are in the counter `steps`. cpu_time is the benchmark thread's CPU time over the whole\n"
+      "  measurement; per step, see host_cpu_us (the process's, CUDA's own threads included).\n"
       "\n"
       "Google Benchmark flags:\n");
 }

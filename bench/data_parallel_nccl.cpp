@@ -102,7 +102,9 @@ class NcclClique {
   void abort() noexcept {
     if (aborted_.exchange(true)) return;
     for (ncclComm_t comm : comms_)
-      if (comm) (void)ncclCommAbort(comm);
+      if (comm)
+        if (const ncclResult_t result = ncclCommAbort(comm); result != ncclSuccess)
+          std::fprintf(stderr, "sync_bench: ncclCommAbort: %s\n", ncclGetErrorString(result));
   }
   ncclComm_t comm(int rank) const { return comms_.at(static_cast<std::size_t>(rank)); }
 

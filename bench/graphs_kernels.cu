@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "cuda_check.hpp"
+#include "gemm.hpp"
 #include "device_helpers.cuh"
 #include "device_kernels.cuh"
 
@@ -136,6 +137,8 @@ MlpStep::MlpStep(Dtype dtype, int n, cudaStream_t stream)
       workspace_(kWorkspaceBytes),
       partials_(kLossBlocks),
       state_(1) {
+  // Its GEMMs are cublasGemmEx calls of its own: skipped where a Gemm of the dtype would be.
+  require_gemm_support(dtype, Backend::cublas);
   const std::size_t bytes = elements() * traits(dtype).element_bytes;
   for (int l = 0; l <= kLayers; ++l) act_.emplace_back(bytes);
   for (int l = 0; l < kLayers; ++l) weight_.emplace_back(bytes);

@@ -10,9 +10,10 @@
 namespace sync_bench {
 
 // When a benchmark has measured enough, in the spirit of nvbench's stopping criterion: at least
-// min_rounds rounds and min_seconds of GPU time of its own steps, then stop as soon as the median
-// is known to within max_noise_pct (95% confidence interval, half-width), or once max_seconds of
-// its GPU time are spent, whichever comes first.
+// min_rounds rounds and min_seconds of timed GPU time, then stop as soon as the median is known to
+// within max_noise_pct (95% confidence interval, half-width), or once max_seconds of timed GPU time
+// are spent (at least 3 rounds), whichever comes first. Timed GPU time counts both batches of a
+// paired round, the pattern's and its Async baseline's.
 struct StoppingRule {
   int min_rounds = 8;
   // 10 ms: with the 2% target below, a host-bound benchmark's rounds are set by its noise, not by

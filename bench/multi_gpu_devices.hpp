@@ -94,9 +94,11 @@ template <class T>
 class MappedHost {
  public:
   explicit MappedHost(std::size_t count) : count_(count) {
+    // A size that does not fit in pinned host memory skips its benchmark (Unsupported).
     if (count_ > 0)
-      CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), count_ * sizeof(T),
-                               cudaHostAllocPortable | cudaHostAllocMapped));
+      CUDA_CHECK_ALLOCATION(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), count_ * sizeof(T),
+                                          cudaHostAllocPortable | cudaHostAllocMapped),
+                            Memory::pinned_host, count_ * sizeof(T));
   }
   ~MappedHost() {
     if (ptr_) CUDA_CHECK_NOEXCEPT(cudaFreeHost(ptr_));

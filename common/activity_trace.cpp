@@ -5,6 +5,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -27,7 +28,7 @@ constexpr CUpti_ActivityKind kKinds[] = {
 
 std::string cupti_error(CUptiResult result, const char* what) {
   const char* text = "unknown CUPTI error";
-  cuptiGetResultString(result, &text);
+  if (cuptiGetResultString(result, &text) != CUPTI_SUCCESS) text = "unknown CUPTI error";
   return std::string(what) + ": " + text;
 }
 
@@ -251,9 +252,14 @@ AnatomyTrace ActivityTrace::end(const std::vector<std::uint64_t>& step_starts_ns
 }
 
 void ActivityTrace::abandon() noexcept {
-  // The error path: what failed before is the error; only a CUPTI left attached matters now.
-  for (const CUpti_ActivityKind kind : kKinds) (void)cuptiActivityDisable(kind);
-  (void)cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  // The error path: what failed before is the error, and is reported; a failure here is said on
+  // stderr, and a CUPTI left attached is noted.
+  for (const CUpti_ActivityKind kind : kKinds)
+    if (const CUptiResult r = cuptiActivityDisable(kind); r != CUPTI_SUCCESS)
+      std::fprintf(stderr, "sync_bench: %s\n", cupti_error(r, "cuptiActivityDisable").c_str());
+  if (const CUptiResult r = cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+      r != CUPTI_SUCCESS)
+    std::fprintf(stderr, "sync_bench: %s\n", cupti_error(r, "cuptiActivityFlushAll").c_str());
   if (cuptiFinalize() != CUPTI_SUCCESS) note_cupti_left_attached("cuptiFinalize");
   const std::lock_guard<std::mutex> lock(recorded().mutex);
   recorded().records.clear();

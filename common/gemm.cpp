@@ -74,10 +74,7 @@ struct Gemm::Impl {
   }
 };
 
-namespace {
-
-// Throws Unsupported unless the current device can run the dtype at all.
-void require_support(Dtype dtype, Backend backend) {
+void require_gemm_support(Dtype dtype, Backend backend) {
   const DtypeTraits t = traits(dtype);
   if (backend == Backend::cublas && t.cublaslt_only)
     throw Unsupported(std::string(t.name) + " GEMMs exist in cuBLASLt only, not cublasGemmEx");
@@ -91,6 +88,8 @@ void require_support(Dtype dtype, Backend backend) {
                       std::to_string(t.min_compute_capability % 10) + "; this GPU is " +
                       std::to_string(major) + "." + std::to_string(minor));
 }
+
+namespace {
 
 bool a_transposed(Dtype dtype) {
   // Hopper's fp8 GEMMs exist only in the "TN" form: op(A) = A^T, op(B) = B.
@@ -113,7 +112,7 @@ Gemm::Gemm(Dtype dtype, Backend backend, int n, cudaStream_t stream)
   p.n = n;
   p.stream = stream;
 
-  require_support(dtype, backend);
+  require_gemm_support(dtype, backend);
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (device_bytes(dtype, n) > free_bytes)

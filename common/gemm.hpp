@@ -22,6 +22,11 @@ inline constexpr std::string_view name(Backend b) {
   return b == Backend::cublas ? "cublas" : "cublaslt";
 }
 
+// Throws Unsupported unless the current device can run `dtype` GEMMs through `backend` at all (fp8
+// through cuBLASLt only, and each dtype from its compute capability): what a benchmark whose GEMMs
+// are not a Gemm's checks first, so that it skips where a Gemm would.
+void require_gemm_support(Dtype dtype, Backend backend);
+
 class Gemm {
  public:
   // Throws Unsupported (unsupported.hpp) when this GPU or backend lacks the dtype, the problem
