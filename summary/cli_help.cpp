@@ -171,7 +171,9 @@ differs. Refused (exit 2): runs from
 different GPU models, drivers, CPUs, wait modes, accounting settings or MultiGpu --devices (a
 run made with --devices against one without, too), with different sets of benchmarks, or one
 run given twice (the same file, a link or a copy, byte for byte: its processes would count
-twice; runs that measured nothing, every row failed, may be alike).
+twice; runs that measured nothing, every row failed, may be alike), or a run merged before
+beside a run it holds, or beside another merged run that holds one of its processes (a
+measured row found in both).
 
   --filter=REGEX   merge only the benchmarks whose name, with or without Google Benchmark's
                    suffixes (/manual_time), REGEX finds (ECMAScript)

@@ -169,6 +169,56 @@ struct Plan {  // NOLINT(bugprone-exception-escape)
   std::vector<std::string> run_gpus;                // each run's gpu_uuid
 };
 
+// A measured row as its process wrote it, without what a merge rewrites or adds (its place among
+// the repetitions, its names, its GPU): the same for one process however often it was merged.
+std::string measured_text(Json row) {
+  for (const char* key : {"name", "run_name", "run_type", "repetitions", "repetition_index",
+                          "family_index", "per_family_instance_index", "gpu_uuid"})
+    row.erase(key);
+  return row.dump();
+}
+
+bool merged_before(const RunText& run) { return context_text(run.document, "merged_runs") != ""; }
+
+// A run merged before, given again beside a run it holds (a baseline rebuilt from itself and its
+// runs) or beside another merged run that shares one: no two files are alike byte for byte, but
+// a process's rows are there twice, and it would count twice. Two processes do not measure the
+// same times and counters to the last digit, so a measured row of a merged run found again in
+// another input is that. One benchmark that every repetition measured is enough to see it (every
+// benchmark, where none is). Runs not merged before are told apart by the byte-for-byte check
+// alone: made-up runs may well repeat each other's rows.
+void refuse_repeated_process(const Plan& plan) {
+  if (std::none_of(plan.runs.begin(), plan.runs.end(), merged_before)) return;
+  for (const std::string& name : plan.order) {
+    std::map<std::string, std::size_t> in_merged;  // a measured row of a merged run -> that run
+    std::vector<std::pair<std::string, std::size_t>> others;  // those of the other runs
+    bool all_measured = true;
+    const auto refuse = [&](std::size_t first, std::size_t again) {
+      throw InputError("merge: " + name + " holds one process's row twice (in " +
+                       plan.runs[first].source + " and " + plan.runs[again].source +
+                       "): a run merged before is given again with a run it holds, and that "
+                       "process would count twice");
+    };
+    for (const RowRef& ref : plan.rows.at(name)) {
+      const RunText& run = plan.runs[ref.run];
+      const Json row = parse_value(ref.span.of(run.text));
+      if (failed(row)) {
+        all_measured = false;
+        continue;
+      }
+      if (!merged_before(run)) {
+        others.emplace_back(measured_text(row), ref.run);
+        continue;
+      }
+      const auto [it, inserted] = in_merged.emplace(measured_text(row), ref.run);
+      if (!inserted && it->second != ref.run) refuse(it->second, ref.run);
+    }
+    for (const auto& [text, run] : others)
+      if (const auto it = in_merged.find(text); it != in_merged.end()) refuse(it->second, run);
+    if (all_measured) return;
+  }
+}
+
 // Every check of a merge; throws InputError.
 Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter) {
   if (inputs.empty()) throw InputError("merge: no RUN.json given");
@@ -227,6 +277,8 @@ Plan plan_merge(const std::vector<MergeInput>& inputs, const std::regex* filter)
       if (!seen.count(name))
         throw InputError("merge: " + name + " is in " + runs[0].source + " but not in " + source);
   }
+
+  refuse_repeated_process(plan);
 
   const Json& first_run = runs[0].document;
   Json& context = plan.context;

@@ -287,8 +287,10 @@ sed -i 's/run.sh exit 0, 185 s/run.sh exit 1, 92 s/' "$work/c3/summary.txt"
 judge sweep_failed 1 '^FAIL  sweep +run\.sh at most 92 s over 1 runs \(1 failed\)' -- "${good[@]}"
 sed -i 's/run.sh exit 1, 92 s/run.sh exit 0, 92 s/' "$work/c3/summary.txt"
 # The sweep with the anatomy is information: it is shown where run, and decides nothing.
-! "$repo/scripts/acceptance.sh" "${good[@]}" 2>&1 | grep -q '^info  anatomy' ||
-  fail "anatomy: an info line with no anatomy sweep run"
+# (The output first: under pipefail, grep -q's early exit would kill acceptance.sh with SIGPIPE, and
+# the pipeline's failure would pass for "no such line".)
+out="$("$repo/scripts/acceptance.sh" "${good[@]}" 2>&1)"
+! grep -q '^info  anatomy' <<<"$out" || fail "anatomy: an info line with no anatomy sweep run"
 echo "anatomy sweep: run.sh --anatomy=on exit 0, 171 s" >>"$work/c1/summary.txt"
 echo "anatomy sweep: run.sh --anatomy=on exit 1, 150 s" >>"$work/c3/summary.txt"
 judge anatomy_sweep 0 '^info  anatomy +run\.sh --anatomy=on at most 171 s over 2 runs \(1 failed\)$' \

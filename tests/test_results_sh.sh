@@ -52,7 +52,7 @@ expect() {
 }
 expect all_pass 0 '^sync_map +exit 0'
 expect sweep_fails 1 'step\(s\) failed: sweep' FAIL_SWEEP=3
-expect repeat_fails 1 'repeat broke' FAIL_REPEAT=1
+expect repeat_fails 1 'step\(s\) failed: repeat' FAIL_REPEAT=1
 expect tests_fail 1 'failed: tests' FAIL_TESTS=8
 expect sanitize_fails 1 'failed: sanitize' FAIL_SANITIZE=1
 expect sanitize_skipped 0 '^sanitize +skipped' FAIL_SANITIZE=77

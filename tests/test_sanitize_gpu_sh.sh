@@ -15,16 +15,21 @@ unset COMPUTE_SANITIZER CUDA_PATH
 
 # A PATH with what the script needs and no CUDA.
 mkdir -p "$work/path"
-for t in bash env dirname mkdir grep tail cat; do
+for t in bash env dirname mkdir grep tail cat sed; do
   p="$(command -v "$t")" && [ "${p#/}" != "$p" ] && ln -sf "$p" "$work/path/$t"
 done
 mkdir -p "$work/build/bench"
 printf '#!/bin/sh\nexit 0\n' >"$work/build/bench/sync_bench"
-# sanitizer DIR: a stub compute-sanitizer in DIR/compute-sanitizer/ that notes its runs.
+# sanitizer DIR: a stub compute-sanitizer in DIR/compute-sanitizer/ that notes its runs. With
+# STUB_ERRORS=TOOL it finds 2 errors with TOOL (exit 3, as --error-exitcode 3 asks); with
+# STUB_BROKEN=TOOL it fails with TOOL before checking anything (no summary, exit 1).
 sanitizer() {
   mkdir -p "$1/compute-sanitizer"
-  # shellcheck disable=SC2016  # $0 and $* are the stub's
-  printf '#!/bin/sh\necho "$0 $*" >>"%s"\necho "========= ERROR SUMMARY: 0 errors"\n' \
+  # shellcheck disable=SC2016  # $0, $2 and $* are the stub's
+  printf '#!/bin/sh\necho "$0 $*" >>"%s"
+if [ "$2" = "${STUB_ERRORS:-}" ]; then echo "========= ERROR SUMMARY: 2 errors"; exit 3; fi
+if [ "$2" = "${STUB_BROKEN:-}" ]; then echo "stub: cannot attach"; exit 1; fi
+echo "========= ERROR SUMMARY: 0 errors"\n' \
     "$work/calls" >"$1/compute-sanitizer/compute-sanitizer"
   chmod +x "$1/compute-sanitizer/compute-sanitizer" "$work/build/bench/sync_bench"
 }
@@ -52,6 +57,16 @@ chmod +x "$work/toolkit/bin/nvcc"
 run_it next_to_nvcc 0 CUDA_HOME="$work/nowhere" PATH="$work/path:$work/toolkit/bin"
 grep -q "^$work/toolkit/bin/../compute-sanitizer/compute-sanitizer --tool memcheck" \
   "$work/calls" 2>/dev/null || fail "next_to_nvcc: not found beside nvcc: $out"
+
+# A tool that finds errors fails the script (exit 1), says which, and the others still run; one that
+# fails before checking shows its last words.
+run_it errors 1 CUDA_HOME="$work/cuda_home" STUB_ERRORS=racecheck
+grep -q '^compute-sanitizer racecheck: exit 3; ========= ERROR SUMMARY: 2 errors' <<<"$out" ||
+  fail "errors: racecheck's errors not said: $out"
+[ "$(grep -c -- '--tool' "$work/calls" 2>/dev/null)" -eq 3 ] || fail "errors: not all three ran: $out"
+run_it broken 1 CUDA_HOME="$work/cuda_home" STUB_BROKEN=memcheck
+grep -q '^compute-sanitizer memcheck: exit 1; no summary' <<<"$out" &&
+  grep -q '^    stub: cannot attach' <<<"$out" || fail "broken: its last words not shown: $out"
 
 run_it explicit 0 COMPUTE_SANITIZER="$work/toolkit/compute-sanitizer/compute-sanitizer" \
   CUDA_HOME="$work/cuda_home"

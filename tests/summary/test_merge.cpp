@@ -337,8 +337,9 @@ TEST(Merge, OutputMatchesGoldenFiles) {
         test::as_another_process(dir + "gb183_skipped.json", temp("skipped2"))}},
       // gpu_uuid, repetitions
       {"merge_h100_async.json", {dir + "h100_async_base.json", dir + "h100_async_repeat.json"}},
-      // a run merged before (the previous case's output), and --filter
-      {"merge_h100_async_again.json", {async, dir + "h100_async_repeat.json"}},
+      // a run merged before (the previous case's output) and a process it does not hold
+      {"merge_h100_async_again.json",
+       {async, test::with_slower_steps(dir + "h100_async_repeat.json", temp("repeat_slower"))}},
       {"merge_171_filtered.json",
        {"--filter=^(NullKernel|SmallGemm/DeviceSync/fp8)", dir + "gb171_run.json",
         test::as_another_process(dir + "gb171_run.json", temp("run2")),
@@ -469,6 +470,32 @@ TEST(Merge, RefusesOneRunGivenTwice) {
   std::filesystem::copy_file(failed, failed_copy,
                              std::filesystem::copy_options::overwrite_existing);
   EXPECT_EQ(test::run({"merge", "--output=" + temp("out"), failed, failed_copy}).rc, 0);
+}
+
+// A merged run given again with a run it holds (a baseline rebuilt from itself and its runs), or
+// beside another merged run that shares a process: no two files alike, but one process's rows
+// twice, which would count it twice. Refused, naming both files; a merged run with a process it
+// does not hold is merged. Made-up runs that repeat each other's rows, none merged before, are
+// told apart by the byte-for-byte check alone.
+TEST(Merge, RefusesAProcessAlreadyInAMergedRun) {
+  const std::string first = run_file(0), second = run_file(1), third = run_file(2);
+  const std::string base = temp("base"), other = temp("other"), out = temp("out");
+  ASSERT_EQ(test::run({"merge", "--output=" + base, first, second}).rc, 0);
+  ASSERT_EQ(test::run({"merge", "--output=" + other, second, third}).rc, 0);
+  for (const auto& [again, named] : std::vector<std::pair<std::string, std::string>>{
+           {first, first}, {second, second}, {other, other}}) {
+    std::filesystem::remove(out);
+    const auto r = test::run({"merge", "--output=" + out, base, again});
+    EXPECT_EQ(r.rc, 2) << again;
+    EXPECT_TRUE(contains(r.err, "one process's row twice (in " + base + " and " + named + ")"))
+        << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out));
+  }
+  const auto grown = test::run({"merge", "--output=" + out, base, third});
+  EXPECT_EQ(grown.rc, 0) << grown.err;
+  EXPECT_EQ(read_json(out)["context"]["merged_runs"], 3);
+  const std::string copy = test::as_another_process(third, temp("copy"));
+  EXPECT_EQ(test::run({"merge", "--output=" + out, third, copy}).rc, 0) << "made-up processes";
 }
 
 }  // namespace
