@@ -11,9 +11,9 @@
 #include <type_traits>
 
 #include "cuda_check.hpp"
-#include "gemm.hpp"
 #include "device_helpers.cuh"
 #include "device_kernels.cuh"
+#include "gemm.hpp"
 
 namespace sync_bench {
 namespace {

@@ -354,8 +354,7 @@ Verdict judge(Comparison& c, const Bench& b, const Bench& n, const std::vector<d
   if (is_time_like(c.metric)) c.limit = std::max(c.limit, o.min_effect_us);
   if (!std::isnan(c.noise)) c.limit = std::max(c.limit, o.noise_k * c.noise);
   const double nb_own = side_noise(vb_own, b, c.metric);
-  if (vb_own.size() >= 3 && !std::isnan(nb_own))
-    c.resolution = o.noise_k * std::sqrt(2.0) * nb_own;
+  if (vb_own.size() >= 3 && !std::isnan(nb_own)) c.resolution = o.noise_k * std::sqrt(2.0) * nb_own;
   // What reproduces is gated; a row whose own processes disagree by more than the change it
   // should catch is shown, with how much it can resolve, and not gated.
   const bool reproducible_only = o.gate == Gate::reproducible && !o.metric_given;

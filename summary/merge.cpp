@@ -178,7 +178,9 @@ std::string measured_text(Json row) {
   return row.dump();
 }
 
-bool merged_before(const RunText& run) { return context_text(run.document, "merged_runs") != ""; }
+bool merged_before(const RunText& run) {
+  return context_text(run.document, "merged_runs") != "";
+}
 
 // A run merged before, given again beside a run it holds (a baseline rebuilt from itself and its
 // runs) or beside another merged run that shares one: no two files are alike byte for byte, but

@@ -138,7 +138,8 @@ TEST(Compare, VerdictsOnHandMadeRuns) {
   // 5 us written as 5000 ns: compared, in us, and unchanged (set aside, a gated row would leave
   // the gate).
   const Comparison& unit = row(res, "HostCopy/D2H/pinned/bytes:4096");
-  EXPECT_NE(unit.gate.find("(BASE in us; NEW in ns: both read in us)"), std::string::npos) << unit.gate;
+  EXPECT_NE(unit.gate.find("(BASE in us; NEW in ns: both read in us)"), std::string::npos)
+      << unit.gate;
   EXPECT_DOUBLE_EQ(unit.delta, 0.0);
   EXPECT_EQ(unit.verdict, Verdict::unchanged);
   EXPECT_TRUE(res.context_warnings.empty());
