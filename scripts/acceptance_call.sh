@@ -170,9 +170,20 @@ run_part() {
         >"$work/logs/$part.log" 2>&1
       rc=$?
       mkdir -p "$work/logs/$part" && cp "$work/$part"/run-* "$work/logs/$part/" 2>/dev/null
-      "$tree/build/summary/sync_summary" merge --output="$merged" "$work/$part"/run-*.json \
+      # A process the budget's timeout cut off left a JSON cut short, which merge refuses: the
+      # complete ones (salvage's exit 3) are merged, and the others said (kept in the logs).
+      local complete=() cut=0 f
+      for f in "$work/$part"/run-*.json; do
+        [ -e "$f" ] || continue
+        "$tree/build/summary/sync_summary" salvage "$f" --output="$f.salvaged" >/dev/null 2>&1
+        if [ $? -eq 3 ]; then complete+=("$f"); else cut=$((cut + 1)); fi
+        rm -f "$f.salvaged"
+      done
+      "$tree/build/summary/sync_summary" merge --output="$merged" ${complete[@]+"${complete[@]}"} \
         >>"$work/logs/$part.log" 2>&1 || { [ $rc -ne 0 ] || rc=1; }
-      note "$part: exit $rc, $k processes, $(($(date +%s) - t0)) s"
+      local left_out=""
+      [ $cut -eq 0 ] || left_out=" ($cut cut short, left out of the merge)"
+      note "$part: exit $rc, $k processes, $(($(date +%s) - t0)) s$left_out"
       return $rc
       ;;
     sweep)

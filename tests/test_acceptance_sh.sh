@@ -392,6 +392,41 @@ for takes in 180 185; do
     fail "sweep $left s left: smallgemm.txt does not say it was skipped"
 done
 
+# The headline part when the budget cuts its last process short: the complete processes are merged,
+# the one cut short is left out and said (merge would refuse it, and write no headline.json). The
+# stub processes.sh writes K runs, the last one cut short; the stub sync_summary's salvage says 3
+# (complete) for a run that ends in "}", and its merge notes what it was given.
+cat >"$call/scripts/processes.sh" <<'STUB'
+#!/bin/sh
+k="$1" dir="$2"
+mkdir -p "$dir"
+for i in $(seq 1 "$k"); do printf '{"benchmarks": []}\n' >"$dir/run-$i.json"; done
+printf '{"benchmarks": [' >"$dir/run-$k.json"
+exit 124
+STUB
+chmod +x "$call/scripts/processes.sh"
+cat >"$work/callbin/summary_stub" <<'STUB'
+#!/bin/sh
+case "$1" in
+  salvage) [ "$(tail -c 2 "$2")" = "}" ] && exit 3; exit 0 ;;
+  merge) echo "merge $*" >>"$CALLS"; for a; do case "$a" in --output=*) : >"${a#--output=}" ;; esac; done ;;
+esac
+STUB
+chmod +x "$work/callbin/summary_stub"
+sed -i "s|^cp \"\$BUILD_DIR/bench/sync_bench\" \"\$BUILD_DIR/summary/sync_summary\"|cp \"$work/callbin/summary_stub\" \"\$BUILD_DIR/summary/sync_summary\"|" \
+  "$call/scripts/setup.sh"
+echo 1000 >"$FAKE_NOW"
+rm -rf "$CALLS" "$work/o2"
+out="$(PATH="$work/callbin:$PATH" BUDGET_S=580 HEADLINE_PROCESSES=3 ACCEPTANCE_WORK="$work/acc2" \
+  "$call/scripts/acceptance_call.sh" "$work/o2" headline 2>&1)"
+grep -q '^headline: exit 124, 3 processes, [0-9]* s (1 cut short, left out of the merge)$' \
+  "$work/o2/summary.txt" || fail "headline cut short: not said: $(cat "$work/o2/summary.txt") $out"
+merged="$(grep '^merge ' "$CALLS" 2>/dev/null)"
+if ! grep -q 'run-1\.json .*run-2\.json' <<<"$merged" || grep -q 'run-3\.json' <<<"$merged"; then
+  fail "headline cut short: merged not the complete runs alone: $merged"
+fi
+[ -e "$work/o2/headline.json" ] || fail "headline cut short: no headline.json"
+
 # The anatomy part: run.sh with the anatomy's passes on, timed.
 echo 1000 >"$FAKE_NOW"
 rm -rf "$CALLS" "$work/o2"
