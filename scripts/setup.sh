@@ -74,5 +74,15 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] || [ -n "${CMAKE_ARGS:-}" ] ||
     ${CMAKE_ARGS:-} || { echo "setup: configuring $BUILD_DIR failed (above)" >&2; exit 3; }
 fi
 # Exit 3, not the build tool's own status (make's 2, ninja's 1): run.sh's 1 and 2 are sync_bench's.
-cmake --build "$BUILD_DIR" -j "$(nproc)" ||
-  { echo "setup: building $BUILD_DIR failed (above)" >&2; exit 3; }
+# Ctrl-C or a TERM reaches the build tool too, which exits as from a failure: 130 or 143 instead.
+setup_interrupted=0
+trap 'setup_interrupted=130' INT
+trap 'setup_interrupted=143' TERM
+setup_build_status=0
+cmake --build "$BUILD_DIR" -j "$(nproc)" || setup_build_status=$?
+trap - INT TERM
+if [ $setup_interrupted -ne 0 ]; then
+  echo "setup: building $BUILD_DIR interrupted" >&2
+  exit $setup_interrupted
+fi
+[ $setup_build_status -eq 0 ] || { echo "setup: building $BUILD_DIR failed (above)" >&2; exit 3; }

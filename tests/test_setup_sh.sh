@@ -40,7 +40,8 @@ stub cmake 'case "$1" in
       case "$*" in *-DSYNC_BENCH_SANITIZE=ON*) s=ON ;; *) s=OFF ;; esac
       echo "SYNC_BENCH_SANITIZE:BOOL=$s" >"$b/CMakeCache.txt"
       exit "${STUB_CMAKE_CONFIGURE_EXIT:-0}" ;;
-  --build) exit "${STUB_CMAKE_BUILD_EXIT:-0}" ;;
+  --build) [ -n "${STUB_CMAKE_BUILD_SIGNAL:-}" ] && kill -s "$STUB_CMAKE_BUILD_SIGNAL" "$PPID"
+           exit "${STUB_CMAKE_BUILD_EXIT:-0}" ;;
 esac'
 # ctest: writes STUB_LASTTEST, where set, as the log of the build folder it was given; exits
 # STUB_CTEST_EXIT (default 0).
@@ -100,6 +101,11 @@ setup unreadable_version 0 STUB_CMAKE_VERSION="?"  # left to configure
 # measured", ninja's 1 its "a benchmark failed").
 setup build_fails 3 STUB_CMAKE_BUILD_EXIT=2
 grep -q 'setup: building .* failed' <<<"$out" || fail "build_fails: no reason: $out"
+# Interrupted (Ctrl-C reaches the build tool and setup alike; the tool exits as from a failure):
+# 130, or 143 for a TERM, not the failed build's 3.
+setup build_interrupted 130 STUB_CMAKE_BUILD_EXIT=2 STUB_CMAKE_BUILD_SIGNAL=INT
+grep -q 'setup: building .* interrupted' <<<"$out" || fail "build_interrupted: not said: $out"
+setup build_terminated 143 STUB_CMAKE_BUILD_EXIT=1 STUB_CMAKE_BUILD_SIGNAL=TERM
 setup configure_fails 3 STUB_CMAKE_CONFIGURE_EXIT=1
 grep -q 'setup: configuring .* failed' <<<"$out" || fail "configure_fails: no reason: $out"
 
