@@ -125,6 +125,8 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
     o.compare.host_adjust = value == "on";
   } else if (name == "output") {
     if (value.empty()) usage(c, "--output needs a file name");
+    // "-" is standard input where a run is read; as an output it would be a file named "-".
+    if (value == "-") usage(c, "--output needs a file name ('-' is standard input, for RUN.json)");
     o.output = value;
   } else if (name == "steps") {
     const double n = number_flag(c, name, value);

@@ -318,6 +318,9 @@ class RunBuilder : public nlohmann::json_sax<Json> {
     times_seen_ = 0;
     unit_seen_ = false;
     if (!e.has_times && !e.aggregate && !e.error && !e.skipped) fail_entry("no \"real_time\"");
+    // Which statistic it holds: without it its values would be read as nothing, silently.
+    if (e.aggregate && e.aggregate_name.empty())
+      fail_entry("an aggregate (\"run_type\": \"aggregate\") with no \"aggregate_name\"");
   }
 
   Run& run_;

@@ -50,6 +50,7 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
       // A label names its run in every table: one given twice or empty would not.
       {"report", "--labels=a,a", data_path("gb171_run.json"), data_path("gb183_run.json")},
       {"report", "--labels=,b", data_path("gb171_run.json"), data_path("gb183_run.json")},
+      {"merge", "--output=-", data_path("gb171_run.json")},
       // Help on a command that does not exist: that command's error, not the overview and 0.
       {"help", "bogus"},
       {"--help", "bogus"},
