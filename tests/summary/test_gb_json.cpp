@@ -152,9 +152,10 @@ TEST(GbJson, RefusesATimeWithoutUnitAndAnEndlessName) {
   refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B\", \"real_time\": 1}]}",
           "\"real_time\" without a \"time_unit\"");
   // An aggregate must say which statistic it holds: without it its values vanished unread.
-  refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B_median\", \"run_type\": "
-          "\"aggregate\", \"real_time\": 1, \"time_unit\": \"us\"}]}",
-          "with no \"aggregate_name\"");
+  refused(
+      "{\"context\": {}, \"benchmarks\": [{\"name\": \"A/B_median\", \"run_type\": "
+      "\"aggregate\", \"real_time\": 1, \"time_unit\": \"us\"}]}",
+      "with no \"aggregate_name\"");
   const std::string row = "\", \"real_time\": 1, \"time_unit\": \"us\"}]}";
   refused("{\"context\": {}, \"benchmarks\": [{\"name\": \"A/" + std::string(1100, 'B') + row,
           "\"name\" is 1102 characters long (at most 1024)");
