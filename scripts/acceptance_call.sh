@@ -59,7 +59,7 @@ for v in "$budget" "$processes" "$headline_processes" "$biggemm_processes"; do
   case "$v" in '' | *[!0-9]* | 0*) bad "BUDGET_S and the process counts must be whole numbers from 1, got '$v'" ;; esac
 done
 mkdir -p "$out" || bad "cannot make OUT '$out'"
-out="$(cd "$out" && pwd)"
+out="$(realpath -- "$out")"  # links resolved, as for the work folder below
 src="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${ACCEPTANCE_WORK:-/tmp/acceptance}"
 # The work folder is emptied first: OUT inside it (or it inside OUT) would go with it.
@@ -176,7 +176,13 @@ run_part() {
       for f in "$work/$part"/run-*.json; do
         [ -e "$f" ] || continue
         "$tree/build/summary/sync_summary" salvage "$f" --output="$f.salvaged" >/dev/null 2>&1
-        if [ $? -eq 3 ]; then complete+=("$f"); else cut=$((cut + 1)); fi
+        if [ $? -eq 3 ]; then
+          complete+=("$f")
+        else
+          # Kept in the logs, but not as a process acceptance.sh reads (run-*.json).
+          cut=$((cut + 1))
+          mv "$work/logs/$part/${f##*/}" "$work/logs/$part/${f##*/}.partial" 2>/dev/null
+        fi
         rm -f "$f.salvaged"
       done
       "$tree/build/summary/sync_summary" merge --output="$merged" ${complete[@]+"${complete[@]}"} \

@@ -34,6 +34,7 @@ fi
 # mirrors it: none is true; one character is false when 0, f, F, n, N or not a letter or digit; a
 # word is false when it is false, no or off in any case.
 truthy() {
+  local LC_ALL=C  # one byte a character, as Google Benchmark counts them
   case "$1" in
     "") return 0 ;;
     ?) [[ "$1" == [[:alnum:]] && "$1" != [0fFnN] ]] ;;
@@ -42,12 +43,12 @@ truthy() {
 }
 # Flags that only list, explain or map (the last --benchmark_list_tests counts, as in Google
 # Benchmark): sync_bench runs alone and no JSON is written. run.sh owns the JSON's path and format.
-only_print=0
+list=0 explain=0
 for arg in "$@"; do
   case "$arg" in
-    --benchmark_list_tests) only_print=1 ;;
-    --benchmark_list_tests=*) if truthy "${arg#*=}"; then only_print=1; else only_print=0; fi ;;
-    --help | -h | --sync_map | --sync_map=*) only_print=2 ;;
+    --benchmark_list_tests) list=1 ;;
+    --benchmark_list_tests=*) if truthy "${arg#*=}"; then list=1; else list=0; fi ;;
+    --help | -h | --sync_map | --sync_map=*) explain=1 ;;
     --benchmark_out=* | --benchmark_out_format=*)
       [ "$arg" = --benchmark_out_format=json ] && continue
       echo "run.sh: $arg: run.sh writes the JSON the report reads; set OUT_JSON=FILE instead" >&2
@@ -55,7 +56,7 @@ for arg in "$@"; do
       ;;
   esac
 done
-if [ $only_print -ne 0 ]; then
+if [ $list -eq 1 ] || [ $explain -eq 1 ]; then
   args=()
   for arg in "$@"; do [ "$arg" = -h ] && arg=--help; args+=("$arg"); done
   exec "$BUILD_DIR/bench/sync_bench" "${args[@]}"
@@ -72,7 +73,8 @@ summary="$BUILD_DIR/summary/sync_summary"
 # What sits at OUT_JSON before the run (a file of an earlier run, or nothing): run.sh salvages or
 # reports OUT_JSON only where this run wrote it, never an older file that sync_bench refused to
 # touch.
-signature() { stat -c '%d:%i:%s:%y' -- "$OUT_JSON" 2>/dev/null; }
+# (-L: through a link, the file written; a dangling link has none, as no file.)
+signature() { stat -L -c '%d:%i:%s:%y' -- "$OUT_JSON" 2>/dev/null; }
 before="$(signature)"
 
 # Ctrl-C or a `timeout` on run.sh signals sync_bench and run.sh alike: run.sh notes it and stays

@@ -106,7 +106,8 @@ double half_range_of_adjusted_change(const Points& base, const Points& next, dou
 // vb_own: BASE's repetitions moved along BASE's own slope, for what BASE alone decides (whether the
 // row is gated: judge's resolution and two groups); the pooled slope moves vb and vn. A NEW whose
 // overhead follows its host more steeply than BASE's would otherwise spread BASE's adjusted values
-// and take a steady BASE row out of the gate. Left as vb where vb is not adjusted.
+// and take a steady BASE row out of the gate. Left as vb where vb is not adjusted, and raw where
+// BASE alone has no slope (one process on each of its GPUs).
 void adjust_for_host(Comparison& c, const Bench& b, const Bench& n, bool same_gpu,
                      std::vector<double>& vb, std::vector<double>& vn,
                      std::vector<double>& vb_own) {

@@ -331,6 +331,9 @@ HEADLINE_PROCESSES=0 call_bad processes_zero "got '0'" "$work/o" headline
 PROCESSES=00 call_bad processes_zeros "got '00'" "$work/o" gate
 # The work folder is emptied first: an OUT inside it would be emptied with it.
 ACCEPTANCE_WORK="$work/acc" call_bad out_in_work "inside the work folder" "$work/acc/o" test
+mkdir -p "$work/real" && ln -s "$work/real" "$work/linked"  # and through a link
+ACCEPTANCE_WORK="$work/linked/acc" call_bad out_in_linked_work "inside the work folder" \
+  "$work/linked/acc/o" test
 out="$(PATH="$work/nobin:$PATH" BUDGET_S=1 ACCEPTANCE_WORK="$work/acc" \
   "$repo/scripts/acceptance_call.sh" "$work/o" test fidelity 2>&1)"
 status=$?
@@ -426,6 +429,12 @@ if ! grep -q 'run-1\.json .*run-2\.json' <<<"$merged" || grep -q 'run-3\.json' <
   fail "headline cut short: merged not the complete runs alone: $merged"
 fi
 [ -e "$work/o2/headline.json" ] || fail "headline cut short: no headline.json"
+# Its raw JSON kept in the logs, not as a process acceptance.sh would read (run-*.json).
+kept="$(tar tzf "$work/o2/logs.tar.gz" 2>/dev/null)"
+if ! grep -qx '\./headline/run-3\.json\.partial' <<<"$kept" ||
+  grep -qx '\./headline/run-3\.json' <<<"$kept"; then
+  fail "headline cut short: its JSON not kept as .partial: $kept"
+fi
 
 # The anatomy part: run.sh with the anatomy's passes on, timed.
 echo 1000 >"$FAKE_NOW"

@@ -22,7 +22,10 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # Stubs: setup.sh finds its tools and builds nothing.
 mkdir -p "$work/bin"
-for tool in cmake nvcc c++; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$tool"; done
+# (c++ reads its input: setup.sh pipes a header test into it, and under pipefail a stub that
+# did not would fail it with SIGPIPE now and then, and send setup.sh to apt-get.)
+for tool in cmake nvcc; do printf '#!/bin/sh\nexit 0\n' >"$work/bin/$tool"; done
+printf '#!/bin/sh\ncat >/dev/null\nexit 0\n' >"$work/bin/c++"
 printf '#!/bin/sh\nexit 1\n' >"$work/bin/nvidia-smi"
 chmod +x "$work/bin"/*
 export PATH="$work/bin:$PATH"
@@ -168,6 +171,15 @@ run_case folder failed "$work/stub_summary"
 [ -d "$json" ] && [ ! -e "$json.partial" ] || fail "folder: the folder at $json was moved"
 grep -q "is not a file" <<<"$out" || fail "folder: no reason given: $out"
 
+# OUT_JSON a link: the file written through it is this run's, reported (the link itself does not
+# change).
+mkdir -p "$work/link"
+ln -s "$work/link/target.json" "$work/link/run.json"
+run_case link failed "$work/stub_summary"
+[ $status -eq 1 ] || fail "link: exit $status, not 1: $out"
+grep -q "STUB REPORT on $json" <<<"$out" || fail "link: the run written through the link not reported: $out"
+cmp -s "$fixture" "$work/link/target.json" || fail "link: the file behind the link is not the run"
+
 # Arguments: the ones that only print run sync_bench alone (-h as --help; the list flag read as
 # Google Benchmark reads it, the last one counting), and run.sh's own JSON is not to be redirected.
 for case in "--help:--help" "-h:--help" "--benchmark_list_tests=yes:list" "--sync_map:--sync_map"; do
@@ -178,6 +190,9 @@ for case in "--help:--help" "-h:--help" "--benchmark_list_tests=yes:list" "--syn
   grep -q -- "--benchmark_out=" <<<"$out" && fail "$arg: a JSON was asked for: $out"
   [ ! -e "$json" ] || fail "$arg: $json written"
 done
+# A list flag turned off does not turn off --help (two states, not one).
+run_case helpthenlistoff args "$work/stub_summary" --help --benchmark_list_tests=false
+grep -q -- "^fake args: --help" <<<"$out" || fail "--help, list off: not run alone: $out"
 run_case listoff args "$work/stub_summary" --benchmark_list_tests --benchmark_list_tests=off
 grep -q -- "^fake args: --benchmark_out=" <<<"$out" || fail "list flag off: not a run: $out"
 for arg in --benchmark_out=elsewhere.json --benchmark_out_format=csv; do
