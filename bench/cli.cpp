@@ -87,9 +87,49 @@ bool truthy_flag_value(const std::string& value) {
   return lower != "false" && lower != "no" && lower != "off";
 }
 
+// Google Benchmark's flags whose value sync_bench must know, read as Google Benchmark reads them;
+// false with what the flag expects for a value sync_bench refuses.
+bool note_google_benchmark_flag(const std::string& flag, const std::string& value, Options* options,
+                                std::string* expected) {
+  if (flag == "--benchmark_list_tests") options->list_only = truthy_flag_value(value);
+  // Google Benchmark aborts on a negative count (std::length_error) and runs nothing on 0.
+  if (flag == "--benchmark_repetitions") {
+    int repetitions = 0;
+    if (!parse_int(value, &repetitions, 1, 1000000)) {
+      *expected = "a number of repetitions from 1, as in --benchmark_repetitions=5";
+      return false;
+    }
+  }
+  if (flag == "--benchmark_out") options->out_path = value;
+  // Google Benchmark answers an unknown format with its usage and exit status 0: a typo would
+  // pass for a run that wrote nothing.
+  if ((flag == "--benchmark_out_format" || flag == "--benchmark_format") && value != "json" &&
+      value != "console" && value != "csv") {
+    *expected = "json, console or csv";
+    return false;
+  }
+  if (flag == "--benchmark_out_format") options->out_format = value;
+  return true;
+}
+
 }  // namespace
 
 bool parse_options(int* argc, char** argv, Options* options, std::string* error) {
+  // Google Benchmark takes each flag's default from the environment (BENCHMARK_LIST_TESTS for
+  // --benchmark_list_tests), and the command line overrides it: read in that order.
+  for (const char* name : {"benchmark_list_tests", "benchmark_repetitions", "benchmark_out",
+                           "benchmark_out_format", "benchmark_format"}) {
+    std::string variable(name);
+    std::transform(variable.begin(), variable.end(), variable.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const char* value = std::getenv(variable.c_str());
+    std::string expected;
+    if (value && !note_google_benchmark_flag(std::string("--") + name, value, options, &expected)) {
+      *error = "--" + std::string(name) + " expects " + expected + " (got " + variable + "='" +
+               value + "' in the environment)";
+      return false;
+    }
+  }
   bool anatomy_given = false;
   int kept = 1;
   for (int i = 1; i < *argc; ++i) {
@@ -179,20 +219,8 @@ bool parse_options(int* argc, char** argv, Options* options, std::string* error)
       options->inject.filter = value;
       continue;
     }
-    if (flag == "--benchmark_list_tests") options->list_only = truthy_flag_value(value);
-    // Google Benchmark aborts on a negative count (std::length_error) and runs nothing on 0.
-    if (flag == "--benchmark_repetitions") {
-      int repetitions = 0;
-      if (!parse_int(value, &repetitions, 1, 1000000))
-        return refuse("a number of repetitions from 1, as in --benchmark_repetitions=5");
-    }
-    if (flag == "--benchmark_out") options->out_path = value;
-    // Google Benchmark answers an unknown format with its usage and exit status 0: a typo would
-    // pass for a run that wrote nothing.
-    if ((flag == "--benchmark_out_format" || flag == "--benchmark_format") && value != "json" &&
-        value != "console" && value != "csv")
-      return refuse("json, console or csv");
-    if (flag == "--benchmark_out_format") options->out_format = value;
+    std::string expected;
+    if (!note_google_benchmark_flag(flag, value, options, &expected)) return refuse(expected);
     argv[kept++] = argv[i];
   }
   *argc = kept;

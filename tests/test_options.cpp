@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,31 @@ TEST(ParseOptions, NotesListTestsUnlessTurnedOff) {
     EXPECT_EQ(p.options.list_only, expected) << arg;
     EXPECT_EQ(p.left.size(), 2u) << "left for Google Benchmark";
   }
+}
+
+// Google Benchmark takes a flag's default from the environment, and the command line overrides it:
+// sync_bench reads both as it does (else BENCHMARK_LIST_TESTS=yes listed nothing and ran).
+TEST(ParseOptions, ReadsGoogleBenchmarksFlagsFromTheEnvironmentFirst) {
+  struct Env {
+    Env(const char* name, const char* value) : name_(name) { setenv(name, value, 1); }
+    ~Env() { unsetenv(name_); }
+    const char* name_;
+  };
+  {
+    const Env list("BENCHMARK_LIST_TESTS", "yes");
+    EXPECT_TRUE(parse({}).options.list_only);
+    EXPECT_FALSE(parse({"--benchmark_list_tests=off"}).options.list_only);
+  }
+  {
+    const Env out("BENCHMARK_OUT", "from_env.json");
+    EXPECT_EQ(parse({}).options.out_path, "from_env.json");
+    EXPECT_EQ(parse({"--benchmark_out=argv.json"}).options.out_path, "argv.json");
+  }
+  const Env repetitions("BENCHMARK_REPETITIONS", "0");
+  const Parsed p = parse({});
+  EXPECT_FALSE(p.ok);
+  EXPECT_NE(p.error.find("BENCHMARK_REPETITIONS='0' in the environment"), std::string::npos)
+      << p.error;
 }
 
 TEST(ParseOptions, RejectsMalformedValues) {
