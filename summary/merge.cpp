@@ -179,7 +179,7 @@ std::string measured_text(Json row) {
 }
 
 bool merged_before(const RunText& run) {
-  return context_text(run.document, "merged_runs") != "";
+  return !context_text(run.document, "merged_runs").empty();
 }
 
 // A run merged before, given again beside a run it holds (a baseline rebuilt from itself and its
