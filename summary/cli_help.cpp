@@ -173,7 +173,7 @@ run made with --devices against one without, too), with different sets of benchm
 run given twice (the same file, a link or a copy, byte for byte: its processes would count
 twice; runs that measured nothing, every row failed, may be alike), or a run merged before
 beside a run it holds, or beside another merged run that holds one of its processes (a
-measured row found in both).
+process's rows alike in every benchmark).
 
   --filter=REGEX   merge only the benchmarks whose name, with or without Google Benchmark's
                    suffixes (/manual_time), REGEX finds (ECMAScript)

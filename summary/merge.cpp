@@ -183,41 +183,37 @@ bool merged_before(const RunText& run) {
 }
 
 // A run merged before, given again beside a run it holds (a baseline rebuilt from itself and its
-// runs) or beside another merged run that shares one: no two files are alike byte for byte, but
-// a process's rows are there twice, and it would count twice. Two processes do not measure the
-// same times and counters to the last digit, so a measured row of a merged run found again in
-// another input is that. One benchmark that every repetition measured is enough to see it (every
-// benchmark, where none is). Runs not merged before are told apart by the byte-for-byte check
-// alone: made-up runs may well repeat each other's rows.
+// runs) or beside another merged run that shares one: no two files are alike byte for byte, but a
+// process is there twice, and it would count twice. A process is a run's k-th row of every
+// benchmark; two processes whose rows are alike in every benchmark, to the last digit of every time
+// and counter, are one. (One row alike is not enough: made-up runs with deterministic times, as
+// the tests' fake sync_bench writes, may share a row when only a coarse CPU time differs.) Runs not
+// merged before are told apart by the byte-for-byte check alone: made-up runs may repeat each
+// other whole.
 void refuse_repeated_process(const Plan& plan) {
-  if (std::none_of(plan.runs.begin(), plan.runs.end(), merged_before)) return;
+  if (plan.runs.size() < 2 || std::none_of(plan.runs.begin(), plan.runs.end(), merged_before))
+    return;
+  // Each process's rows, benchmark by benchmark ("" for a failed one), by (run, k).
+  std::map<std::pair<std::size_t, std::size_t>, std::string> processes;
   for (const std::string& name : plan.order) {
-    std::map<std::string, std::size_t> in_merged;  // a measured row of a merged run -> that run
-    std::vector<std::pair<std::string, std::size_t>> others;  // those of the other runs
-    bool all_measured = true;
-    const auto refuse = [&](std::size_t first, std::size_t again) {
-      throw InputError("merge: " + name + " holds one process's row twice (in " +
-                       plan.runs[first].source + " and " + plan.runs[again].source +
-                       "): a run merged before is given again with a run it holds, and that "
-                       "process would count twice");
-    };
+    std::map<std::size_t, std::size_t> kth;  // run -> rows of this benchmark seen in it
     for (const RowRef& ref : plan.rows.at(name)) {
       const RunText& run = plan.runs[ref.run];
       const Json row = parse_value(ref.span.of(run.text));
-      if (failed(row)) {
-        all_measured = false;
-        continue;
-      }
-      if (!merged_before(run)) {
-        others.emplace_back(measured_text(row), ref.run);
-        continue;
-      }
-      const auto [it, inserted] = in_merged.emplace(measured_text(row), ref.run);
-      if (!inserted && it->second != ref.run) refuse(it->second, ref.run);
+      std::string& rows = processes[{ref.run, kth[ref.run]++}];
+      rows += (failed(row) ? std::string() : measured_text(row)) + '\n';
     }
-    for (const auto& [text, run] : others)
-      if (const auto it = in_merged.find(text); it != in_merged.end()) refuse(it->second, run);
-    if (all_measured) return;
+  }
+  std::map<std::string, std::size_t> seen;  // a process's rows -> its run
+  for (const auto& [key, rows] : processes) {
+    if (rows.find_first_not_of('\n') == std::string::npos) continue;  // measured nothing
+    const auto [it, inserted] = seen.emplace(rows, key.first);
+    if (inserted || it->second == key.first) continue;
+    if (!merged_before(plan.runs[it->second]) && !merged_before(plan.runs[key.first])) continue;
+    throw InputError("merge: one process is in both " + plan.runs[it->second].source + " and " +
+                     plan.runs[key.first].source +
+                     " (its rows alike in every benchmark): a run merged before is given again "
+                     "with a run it holds, and that process would count twice");
   }
 }
 
