@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -204,7 +205,7 @@ void refuse_repeated_process(const Plan& plan) {
       rows += (failed(row) ? std::string() : measured_text(row)) + '\n';
     }
   }
-  std::map<std::string, std::size_t> seen;  // a process's rows -> its run
+  std::map<std::string_view, std::size_t> seen;  // a process's rows (in processes) -> its run
   for (const auto& [key, rows] : processes) {
     if (rows.find_first_not_of('\n') == std::string::npos) continue;  // measured nothing
     const auto [it, inserted] = seen.emplace(rows, key.first);

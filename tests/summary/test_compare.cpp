@@ -824,19 +824,23 @@ TEST(Compare, TooFewRepetitionsForAUTestLeaveTheLimitToDecide) {
   EXPECT_TRUE(row(compare_runs(four.base, four.next, {}), id).has_utest);
 }
 
+// compare_runs over r throws InputError, whose message holds `message`.
+void expect_refused(const Runs& r, const std::string& message) {
+  try {
+    compare_runs(r.base, r.next, {});
+    ADD_FAILURE() << "compared the runs; expected a refusal with '" << message << "'";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+  }
+}
+
 // A NaN or infinity in a counter the gate reads (here the Async baseline the host adjustment
 // regresses on) is a bad file, not a row that quietly compares as NaN.
 TEST(Compare, NonFiniteCounterTheGateReadsIsRefused) {
   const std::string id = "NullKernel/DeviceSync";
   test::FakeBench next = test::paired(id, nine(10.0));
   next.counters["baseline_us"][3] = std::numeric_limits<double>::infinity();
-  const Runs r = made({test::paired(id, nine(5.0))}, {next});
-  try {
-    compare_runs(r.base, r.next, {});
-    FAIL() << "compared a run with an infinite baseline_us";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("baseline_us is inf"), std::string::npos) << e.what();
-  }
+  expect_refused(made({test::paired(id, nine(5.0))}, {next}), "baseline_us is inf");
 }
 
 // Finite values can still overflow the arithmetic: quartiles of +-1e308 make the noise, and so
@@ -847,22 +851,10 @@ TEST(Compare, ValuesTooLargeToJudgeOrNegativeTimesAreRefused) {
   test::FakeBench huge = test::paired_processes(id, {5.0}, {50.0});
   huge.counters["overhead_p25_us"] = {-1e308};
   huge.counters["overhead_p75_us"] = {1e308};
-  const Runs r = made({test::paired_processes(id, {5.0}, {5.0})}, {huge});
-  try {
-    compare_runs(r.base, r.next, {});
-    FAIL() << "judged a row whose limit is infinite";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("too large to judge"), std::string::npos) << e.what();
-  }
+  expect_refused(made({test::paired_processes(id, {5.0}, {5.0})}, {huge}), "too large to judge");
   test::FakeBench negative = test::paired(id, nine(10.0));
   negative.counters["baseline_us"][2] = -4.0;
-  const Runs rn = made({test::paired(id, nine(5.0))}, {negative});
-  try {
-    compare_runs(rn.base, rn.next, {});
-    FAIL() << "compared a run with a negative baseline_us";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("baseline_us is -4"), std::string::npos) << e.what();
-  }
+  expect_refused(made({test::paired(id, nine(5.0))}, {negative}), "baseline_us is -4");
 }
 
 // Machines of one kind differ by more than one machine's processes: between two GPUs (or when a
