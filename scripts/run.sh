@@ -42,8 +42,11 @@ truthy() {
   esac
 }
 # Flags that only list, explain or map (the last --benchmark_list_tests counts, as in Google
-# Benchmark): sync_bench runs alone and no JSON is written. run.sh owns the JSON's path and format.
+# Benchmark, which takes its default from BENCHMARK_LIST_TESTS): sync_bench runs alone and no JSON
+# is written. run.sh owns the JSON's path and format (argv's override BENCHMARK_OUT and
+# BENCHMARK_OUT_FORMAT).
 list=0 explain=0
+if [ -n "${BENCHMARK_LIST_TESTS+set}" ] && truthy "$BENCHMARK_LIST_TESTS"; then list=1; fi
 for arg in "$@"; do
   case "$arg" in
     --benchmark_list_tests) list=1 ;;
