@@ -73,10 +73,11 @@
 #                  gate_p20_334ed542/, gate_p20_0634182d/)
 #   OUT            where the merged new run goes  (default sync_bench_ci.json; runs in OUT.d/;
 #                  not BASE.json, refused)
-#   THRESHOLD, MACHINE_THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST, GATE,
-#   FILTER         sync_summary compare's --threshold, --machine-threshold, --min-effect-us,
-#                  --noise-k, --alpha, --max-noise, --host-adjust, --gate, --filter (unset:
-#                  compare's own defaults; between two GPUs its threshold is 5%, on one 2%)
+#   THRESHOLD, MACHINE_THRESHOLD, MIN_EFFECT_US, NOISE_K, ALPHA, MAX_NOISE, HOST_ADJUST,
+#   WAIT_ADJUST, GATE, FILTER
+#                  sync_summary compare's --threshold, --machine-threshold, --min-effect-us,
+#                  --noise-k, --alpha, --max-noise, --host-adjust, --wait-adjust, --gate, --filter
+#                  (unset: compare's own defaults; between two GPUs its threshold is 5%, on one 2%)
 #
 # Exit status: 0 no regression (or baseline written), 1 regression, 2 bad input, sync_bench
 # failed, or nothing gated. The sweep's own output goes to OUT.d/, so stdout is the markdown table
@@ -193,6 +194,7 @@ compare=(compare --format=markdown --gate="${GATE:-reproducible}")
 [ -n "${MACHINE_THRESHOLD:-}" ] && compare+=(--machine-threshold="$MACHINE_THRESHOLD")
 [ -n "${MAX_NOISE:-}" ] && compare+=(--max-noise="$MAX_NOISE")
 [ -n "${HOST_ADJUST:-}" ] && compare+=(--host-adjust="$HOST_ADJUST")
+[ -n "${WAIT_ADJUST:-}" ] && compare+=(--wait-adjust="$WAIT_ADJUST")
 [ -n "${FILTER:-}" ] && compare+=(--filter="$FILTER")
 "$summary" "${compare[@]}" "$base" "$out"
 status=$?

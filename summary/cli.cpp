@@ -44,8 +44,8 @@ struct Options {
 const std::set<std::string>& flags_of(const std::string& command) {
   static const std::set<std::string> report = {"format", "svg", "filter", "metric", "labels"};
   static const std::set<std::string> compare = {
-      "format", "filter",  "threshold",     "machine-threshold", "alpha",      "metric",
-      "gate",   "noise-k", "min-effect-us", "max-noise",         "host-adjust"};
+      "format", "filter",  "threshold",     "machine-threshold", "alpha",       "metric",
+      "gate",   "noise-k", "min-effect-us", "max-noise",         "host-adjust", "wait-adjust"};
   static const std::set<std::string> merge = {"output", "filter"};
   static const std::set<std::string> timeline = {"output", "filter", "steps"};
   static const std::set<std::string> salvage = {"output"};
@@ -123,6 +123,9 @@ void set_flag(Options& o, const std::string& name, const std::string& value) {
   } else if (name == "host-adjust") {
     if (value != "on" && value != "off") usage(c, "--host-adjust is on or off");
     o.compare.host_adjust = value == "on";
+  } else if (name == "wait-adjust") {
+    if (value != "on" && value != "off") usage(c, "--wait-adjust is on or off");
+    o.compare.wait_adjust = value == "on";
   } else if (name == "output") {
     if (value.empty()) usage(c, "--output needs a file name");
     // "-" is standard input where a run is read; as an output it would be a file named "-".

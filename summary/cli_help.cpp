@@ -113,7 +113,12 @@ one more machine's median is expected within the prediction interval of its GPUs
 that moves a lot between machines is gated with that wider limit, which its line shows. Where
 BASE ran on 2+ GPUs and NEW's host-bound times lie beyond all of its machines (slower or faster,
 on over half of those rows, by over 5% in the median row), compare warns: the spread BASE
-measured did not include a host like NEW's.
+measured did not include a host like NEW's. Machines also differ in what a wait after a long GPU
+step costs, whatever the GPU ran (--wait-adjust): between two GPUs, a paired sync after an Async
+step of 100 us or more (BigGemm's) whose change SpinKernel's same sync after 1 ms (its wait
+reference, SpinKernel/PATTERN/us:1000) made too, within the row's limit, is not counted as a
+change, and its gate says so. What that gives up is a change that lengthens only the waits after
+long steps, between two GPUs; on one GPU every change counts.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error
@@ -142,6 +147,8 @@ flags:
                                  PCT % of the step (default 5; --gate=reproducible only)
   --host-adjust=on|off           adjust paired overheads for each process's host speed
                                  (default on; needs 3+ repetitions a side)
+  --wait-adjust=on|off           between two GPUs, set aside a long step's sync change that its
+                                 wait reference made too (default on)
   --format=console|markdown|csv  output format (default console)
   --filter=REGEX                 only benchmarks whose name matches REGEX
   --metric=NAME                  gate every row on NAME: real_time, cpu_time, or a counter (for

@@ -32,6 +32,10 @@ struct CompareOptions {
   // Paired rows: judge each process's overhead as if its host ran at the base run's speed
   // (compare.cpp, adjust_for_host).
   bool host_adjust = true;
+  // Between two machines, a sync after a long GPU step whose change is what SpinKernel's sync
+  // after 1 ms of GPU work changed by is what such a wait cost there, not a change (compare.cpp,
+  // explain_by_machine_wait).
+  bool wait_adjust = true;
   // --gate=reproducible: a row whose BASE cannot resolve a change below this % of its step
   // (noise_k x the noise of two runs as noisy as BASE) is not gated: it would flag its noise.
   double max_noise_pct = 5.0;
@@ -144,7 +148,22 @@ struct Comparison {
   Verdict verdict = Verdict::unchanged;
   // GPU-bound in every process of BASE, host-bound in most of NEW's: not gated, but flagged.
   bool host_paced_in_new = false;
+  // Between two machines, a change to a sync after a long GPU step that its wait reference (the
+  // same pattern after 1 ms of SpinKernel) made too: that reference's change, and the verdict
+  // before it was set aside (explain_by_machine_wait); NaN and unchanged else.
+  double wait_reference_delta = kNaN;
+  Verdict verdict_before_wait = Verdict::unchanged;
 };
+
+// The shortest GPU step (BASE's Async baseline_us) after which a sync's wait is a long one: on the
+// H200 whose waits cost more (results/h200/review_ca3eae1a/, call 4), syncs after BigGemm's 171 us
+// and SpinKernel's 1 ms steps cost 8.8-11.4 us more than on 30 other H200 calls, and after
+// SpinKernel's 12 us step 0.1-0.4 us more: the machine's cost of a long wait.
+inline constexpr double kLongWaitUs = 100.0;
+
+// The wait reference of a sync pattern (its column: "DeviceSync", "ScalarRead/pinned"): the same
+// sync after 1 ms of GPU work that is no workload at all.
+std::string wait_reference(const std::string& column);
 
 // Where NEW's host stands among BASE's machines, from the host-bound times (unpaired steps the
 // host paces) that BASE ran on 2+ GPUs with kMinMachineRepetitions processes each: on how many
@@ -179,6 +198,9 @@ struct CompareResult {
   std::size_t newly_failed = 0;  // ok in BASE, failed in NEW: counted as regressions
   // BASE's benchmarks NEW did not run, or whose gated value it lacks: counted as regressions.
   std::size_t missing = 0;
+  // Changes between machines set aside as what a wait after a long GPU step cost
+  // (Comparison::wait_reference_delta).
+  std::size_t machine_waits = 0;
   bool single_repetition = false;       // a side had one repetition: no noise estimate, no U test
   bool untestable_repetitions = false;  // a row too few a side for a U test to reach alpha
   bool few_repetitions = false;         // some U test ran on fewer than 9 repetitions a side

@@ -114,6 +114,12 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   }
   if (const std::string w = host_warning(res.host); !w.empty()) doc.text({"WARNING: " + w + "."});
   if (const std::string w = host_paced_warning(res); !w.empty()) doc.text({"WARNING: " + w + "."});
+  if (res.machine_waits > 0)
+    doc.text({std::to_string(res.machine_waits) +
+              (res.machine_waits == 1 ? " change" : " changes") +
+              " between the two machines set aside: a sync after a long GPU step that moved as "
+              "its wait reference (SpinKernel's same sync after 1 ms) did: what such a wait cost "
+              "(their gates say which; --wait-adjust=off counts them)."});
 
   Table t;
   t.title = "Changes";

@@ -47,6 +47,7 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
       {"compare", data_path("gb171_run.json")},
       {"compare", "--alpha=2", data_path("gb171_run.json"), data_path("gb171_run.json")},
       {"compare", "--threshold=abc", data_path("gb171_run.json"), data_path("gb171_run.json")},
+      {"compare", "--wait-adjust=yes", data_path("gb171_run.json"), data_path("gb171_run.json")},
       // A label names its run in every table: one given twice or empty would not.
       {"report", "--labels=a,a", data_path("gb171_run.json"), data_path("gb183_run.json")},
       {"report", "--labels=,b", data_path("gb171_run.json"), data_path("gb183_run.json")},
@@ -67,6 +68,12 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
   EXPECT_TRUE(
       contains(run({"report", "--frobnicate", "x.json"}).err, "unknown flag '--frobnicate'"));
   EXPECT_TRUE(contains(run({"summarize"}).err, "unknown command 'summarize'"));
+  EXPECT_TRUE(contains(run({"compare", "--wait-adjust=yes", "a.json", "b.json"}).err,
+                       "--wait-adjust is on or off"));
+  EXPECT_EQ(run({"compare", "--wait-adjust=off", data_path("compare_base.json"),
+                 data_path("compare_base.json")})
+                .rc,
+            0);
 }
 
 TEST(Cli, BadInputExitsTwoWithOneMessage) {

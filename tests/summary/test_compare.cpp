@@ -506,6 +506,66 @@ TEST(Compare, WaitThatTheHostSpeedSetsIsNotGatedBetweenMachines) {
   EXPECT_EQ(g.verdict, Verdict::regression);
 }
 
+// Between two machines, a sync after a long GPU step that changed as its wait reference (the same
+// sync after 1 ms of SpinKernel) did is what such a wait cost there (results/h200/
+// review_ca3eae1a/call4: +8.8 and +9.1 us; here +12, over the 5% between machines): set aside,
+// and said so. Not on one GPU, not after a short step, not when the reference moved otherwise (a
+// cost in proportion to each step), not with --wait-adjust=off, and not without the reference.
+TEST(Compare, ChangeItsWaitReferenceMadeTooIsSetAsideBetweenMachines) {
+  const std::string gemm = "BigGemm/DeviceSync/bf16/cublas/n:4096";
+  const std::string spin = "SpinKernel/DeviceSync/us:1000";
+  const std::string small = "SmallGemm/DeviceSync/fp16/cublas/n:512";
+  // A paired sync after a GPU-bound step of `step` us, its overheads nine around `overhead`.
+  const auto sync_after = [](const std::string& id, double step, double overhead) {
+    test::FakeBench b = test::syncing_every_step(
+        test::paired_processes(id, std::vector<double>(9, step), nine(overhead), 0.2));
+    b.counters["gpu_busy_us"] = std::vector<double>(9, step - 1.0);
+    b.counters["gpu_bound"] = std::vector<double>(9, 1.0);
+    return b;
+  };
+  const auto run = [&](const std::string& gpu, double gemm_cost, double spin_cost,
+                       bool with_reference) {
+    std::vector<test::FakeBench> benches = {sync_after(gemm, 171.0, 14.0 + gemm_cost),
+                                            sync_after(small, 10.0, 8.0 + gemm_cost)};
+    if (with_reference) benches.push_back(sync_after(spin, 1003.0, 10.0 + spin_cost));
+    return on_gpu(benches, gpu);
+  };
+  const RunData base = run("GPU-a", 0.0, 0.0, true);
+  const CompareResult waits = compare_runs(base, run("GPU-b", 12.0, 12.3, true), {});
+  const Comparison& c = row(waits, gemm);
+  EXPECT_EQ(c.verdict, Verdict::unchanged) << c.gate;
+  EXPECT_EQ(c.verdict_before_wait, Verdict::regression);
+  EXPECT_NEAR(c.wait_reference_delta, 12.3, 1e-9);
+  EXPECT_NE(c.gate.find("SpinKernel/DeviceSync/us:1000 moved +12.30 us and this row +12.00 us"),
+            std::string::npos)
+      << c.gate;
+  EXPECT_EQ(row(waits, small).verdict, Verdict::regression);  // a short step: no reference
+  EXPECT_EQ(row(waits, spin).verdict, Verdict::unchanged);    // 5% of its 1 ms step
+  EXPECT_EQ(waits.machine_waits, 1u);
+  EXPECT_EQ(waits.regressions, 1u);
+  bool said = false;
+  for (const Block& b : compare_document(waits, base, run("GPU-b", 12.0, 12.3, true), {}).blocks)
+    for (const auto& line : b.lines)
+      said = said || line.find("1 change between the two machines set aside") != std::string::npos;
+  EXPECT_TRUE(said);
+
+  const auto judged = [&](const RunData& next, const CompareOptions& o) {
+    return row(compare_runs(base, next, o), gemm);
+  };
+  CompareOptions off;
+  off.wait_adjust = false;
+  for (const Comparison& counted :
+       {judged(run("GPU-a", 12.0, 12.3, true), {}), judged(run("GPU-b", 12.0, 100.0, true), {}),
+        judged(run("GPU-b", 12.0, 12.3, true), off), judged(run("GPU-b", 12.0, 0.0, true), {})}) {
+    EXPECT_EQ(counted.verdict, Verdict::regression) << counted.gate;
+    EXPECT_TRUE(std::isnan(counted.wait_reference_delta));
+    EXPECT_EQ(counted.gate.find("a wait after a long GPU step"), std::string::npos) << counted.gate;
+  }
+  const RunData no_reference = run("GPU-a", 0.0, 0.0, false);
+  EXPECT_EQ(row(compare_runs(no_reference, run("GPU-b", 12.0, 12.3, false), {}), gemm).verdict,
+            Verdict::regression);
+}
+
 // A GPU-bound baseline's spread between processes is its clock, not the host: no slope is fitted
 // to it. Here NEW's GPU ran 2.5 us faster a step and its overheads are BASE's: raw, unchanged;
 // adjusted along the overheads' slope of 2 on the baselines, it would read +5 us. Where the runs
