@@ -115,7 +115,7 @@ BASE ran on 2+ GPUs and NEW's host-bound times lie beyond all of its machines (s
 on over half of those rows, by over 5% in the median row), compare warns: the spread BASE
 measured did not include a host like NEW's. Machines also differ in what a wait after a long GPU
 step costs, whatever the GPU ran (--wait-adjust): between two GPUs, a paired sync after an Async
-step of 100 us or more (BigGemm's) whose change SpinKernel's same sync after 1 ms (its wait
+step of 150 us or more (BigGemm's) whose change SpinKernel's same sync after 1 ms (its wait
 reference, SpinKernel/PATTERN/us:1000) made too, within the row's limit, is not counted as a
 change, and its gate says so. What that gives up is a change that lengthens only the waits after
 long steps, between two GPUs; on one GPU every change counts.
