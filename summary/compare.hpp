@@ -155,11 +155,11 @@ struct Comparison {
   Verdict verdict_before_wait = Verdict::unchanged;
 };
 
-// The shortest GPU step (BASE's Async baseline_us) after which a sync's wait is a long one. On two
-// H200s, 20 processes each (results/h200/wait_reference/ladder.txt), a sync after SpinKernel's
-// 102 us step cost what one after its 12 us step did (medians 9.6 and 9.2 us; 7.8 and 7.6), one
-// after 1 ms more (15.9; 8.7), and BigGemm bf16 n=4096's after 168-171 us went with the 1 ms one
-// from process to process. So between those two steps.
+// The shortest GPU step (BASE's Async baseline_us) after which a sync's wait is a long one. On
+// three H200s, 20 processes each (results/h200/wait_reference/ladder.txt), a sync after
+// SpinKernel's 102 us step cost 0.2-1.0 us more than one after its 12 us step (medians), one after
+// its 1 ms step 1.1-6.7 us more, and BigGemm bf16 n=4096's after 169-172 us went with the 1 ms one
+// from process to process more than with the 102 us one. So between those two steps.
 inline constexpr double kLongWaitUs = 150.0;
 
 // The wait reference of a sync pattern (its column: "DeviceSync", "ScalarRead/pinned"): the same

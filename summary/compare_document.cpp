@@ -117,9 +117,9 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
   if (res.machine_waits > 0)
     doc.text({std::to_string(res.machine_waits) +
               (res.machine_waits == 1 ? " change" : " changes") +
-              " between the two machines set aside: a sync after a long GPU step that moved as "
-              "its wait reference (SpinKernel's same sync after 1 ms) did: what such a wait cost "
-              "(their gates say which; --wait-adjust=off counts them)."});
+              " between the two machines set aside as what a wait after a long GPU step cost: "
+              "each moved as its wait reference (SpinKernel's same sync after 1 ms) did (their "
+              "gates say which; --wait-adjust=off counts them)."});
 
   Table t;
   t.title = "Changes";
