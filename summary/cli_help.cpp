@@ -116,9 +116,11 @@ on over half of those rows, by over 5% in the median row), compare warns: the sp
 measured did not include a host like NEW's. Machines also differ in what a wait after a long GPU
 step costs, whatever the GPU ran (--wait-adjust): between two GPUs, a paired sync after an Async
 step of 150 us or more (BigGemm's) whose change SpinKernel's same sync after 1 ms (its wait
-reference, SpinKernel/PATTERN/us:1000) made too, within the row's limit, is not counted as a
-change, and its gate says so. What that gives up is a change that lengthens only the waits after
-long steps, between two GPUs; on one GPU every change counts.
+reference, SpinKernel/PATTERN/us:1000, gated, moving the same way by half the change or more)
+made too, within the row's limit, is not counted as a change, and its gate says so. What that
+gives up, between two GPUs: a change that lengthens only the waits after long steps, or one to
+the row alone when the long waits moved as far. On one GPU, with --metric and with --gate=all,
+every change counts.
 
 A row changed when |new - base| of the medians exceeds the largest of: --threshold % of the base
 step time, --min-effect-us (times and overheads), and --noise-k x the noise: the standard error

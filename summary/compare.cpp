@@ -432,21 +432,18 @@ HostAmongMachines host_among_machines(const RunData& base, const RunData& next) 
 // limit, whatever the GPU ran. On the H200 of results/h200/review_ca3eae1a/call4, against 30
 // other H200 calls merged (18 GPUs): BigGemm bf16 n=4096's DeviceSync +8.80 us and
 // ScalarRead/pinned +11.37 (host-adjusted, against limits of 6.7 and 6.5 us), SpinKernel's same
-// syncs after 1 ms +9.13 and +10.58, after 10 us +0.42 and +0.11, the host as fast as elsewhere.
-// It was a state of that call's processes more than of the GPU: 14 of its 20 processes waited
-// 14-24 us after 1 ms (the other 6 8.3-10.3 us), and BigGemm's overhead went with them; the sweep
-// three minutes before on the same GPU measured 9.5 us. Over the 31 calls, the BigGemm rows less
-// their reference spanned 0.2-7.4 and 1.0-11.5 us (call 4: 3.9 and 8.9), the rows alone 9.8-24.3
-// and 16.7-35.7. So a paired sync after a long step (BASE's baseline_us of kLongWaitUs or more)
-// that changed by what its wait reference changed by (within the row's limit) is set aside, and the
-// gate says so. On one GPU nothing is set aside. What this gives up, between machines only: a
-// change that lengthens the waits after long steps alone (a change to every sync shows in the
-// short steps' syncs, which have no reference; a new wait mode is a context warning).
+// syncs after 1 ms +9.13 and +10.58, after 10 us +0.42 and +0.11, the host as fast as elsewhere
+// (docs/ci_gate.md has the rest). So a paired sync after a long step (BASE's baseline_us of
+// kLongWaitUs or more) that changed, beyond its limit, by what its wait reference changed by is set
+// aside, and the gate says so; the reference must have moved the same way, by at least
+// kWaitReferenceShare of the row's change, and be a row the gate trusts. On one GPU nothing is set
+// aside, nor when the user gates on a metric of their own. What this gives up, between machines
+// only: a change that lengthens the waits after long steps alone, and a change to the row alone
+// that comes with a run whose long waits moved as far the same way (docs/ci_gate.md).
 void explain_by_machine_wait(CompareResult& res, const RunData& base) {
   for (Comparison& c : res.rows) {
-    if (c.verdict == Verdict::unchanged || !c.gated || c.metric != "overhead_us" ||
-        c.bound != "sync")
-      continue;
+    const bool changed = c.verdict == Verdict::regression || c.verdict == Verdict::improvement;
+    if (!changed || !c.gated || c.metric != "overhead_us" || c.bound != "sync") continue;
     const Bench* b = base.find(c.identity);
     if (!b || b->name.family == "SpinKernel") continue;  // the references are not judged on others
     const Summary baseline = b->summary("baseline_us");
@@ -454,7 +451,11 @@ void explain_by_machine_wait(CompareResult& res, const RunData& base) {
     const std::string reference = wait_reference(b->name.column());
     const auto r = std::find_if(res.rows.begin(), res.rows.end(),
                                 [&](const Comparison& x) { return x.identity == reference; });
-    if (r == res.rows.end() || r->metric != "overhead_us" || !r->base.valid() || !r->next.valid() ||
+    if (r == res.rows.end() || !r->gated || r->metric != "overhead_us" || !r->base.valid() ||
+        !r->next.valid())
+      continue;
+    const bool same_way = (r->delta > 0.0) == (c.delta > 0.0);
+    if (!same_way || !(std::abs(r->delta) >= kWaitReferenceShare * std::abs(c.delta)) ||
         !(std::abs(c.delta - r->delta) <= c.limit))
       continue;
     c.verdict_before_wait = c.verdict;
@@ -463,10 +464,9 @@ void explain_by_machine_wait(CompareResult& res, const RunData& base) {
     c.verdict = Verdict::unchanged;
     ++res.machine_waits;
     // No comma: scripts read the CSV's columns with awk -F,.
-    const auto us = [](double v) { return (v >= 0.0 ? "+" : "") + fmt_fixed(v, 2) + " us"; };
-    c.gate += " (between machines: " + reference + " moved " + us(r->delta) + " and this row " +
-              us(c.delta) +
-              ": what a wait after a long GPU step cost in that run; not counted as a " + "change)";
+    c.gate += " (between machines: " + reference + " moved " + fmt_signed(r->delta) +
+              " us and this row " + fmt_signed(c.delta) +
+              " us: what a wait after a long GPU step cost in that run; not counted as a change)";
   }
 }
 
@@ -604,7 +604,10 @@ CompareResult compare_runs(const RunData& base, const RunData& next,
     if (c.verdict == Verdict::improvement) ++res.improvements;
     res.rows.push_back(std::move(c));
   }
-  if (!res.same_gpu && options.wait_adjust) explain_by_machine_wait(res, base);
+  // Only for the gate's own rules: a metric the user chose is judged as it is.
+  if (!res.same_gpu && options.wait_adjust && options.gate == Gate::reproducible &&
+      !options.metric_given)
+    explain_by_machine_wait(res, base);
   for (const Bench& n : next.benches) {
     if (!base.find(n.name.identity)) res.only_new.push_back(n.name.identity);
   }

@@ -70,10 +70,38 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
   EXPECT_TRUE(contains(run({"summarize"}).err, "unknown command 'summarize'"));
   EXPECT_TRUE(contains(run({"compare", "--wait-adjust=yes", "a.json", "b.json"}).err,
                        "--wait-adjust is on or off"));
-  EXPECT_EQ(run({"compare", "--wait-adjust=off", data_path("compare_base.json"),
-                 data_path("compare_base.json")})
-                .rc,
-            0);
+}
+
+// --wait-adjust reaches compare: between two GPUs, BigGemm's sync +12 us with SpinKernel's after
+// 1 ms +12.3 is set aside (exit 0) unless it is off (exit 1, a regression).
+TEST(Cli, WaitAdjustOffCountsAChangeItsWaitReferenceMadeToo) {
+  const auto sync_after = [](const std::string& id, double step, double overhead) {
+    test::FakeBench b = test::syncing_every_step(test::paired_processes(
+        id, std::vector<double>(9, step), std::vector<double>(9, overhead), 0.2));
+    for (std::size_t i = 0; i < b.times.size(); ++i) {
+      b.counters["overhead_us"][i] += 0.01 * static_cast<double>(i);  // a spread to judge
+      b.counters["gpu_busy_us"].push_back(step - 1.0);
+      b.counters["gpu_bound"][i] = 1.0;
+    }
+    return b;
+  };
+  const auto write_run = [&](const std::string& name, const std::string& gpu, double cost) {
+    const std::string file = testing::TempDir() + name;
+    test::write_file(
+        file,
+        test::gb_json({sync_after("BigGemm/DeviceSync/bf16/cublas/n:4096", 171.0, 14.0 + cost),
+                       sync_after("SpinKernel/DeviceSync/us:1000", 1003.0, 100.0 + cost * 1.025)},
+                      {{"gpu_uuid", gpu}}));
+    return file;
+  };
+  const std::string base = write_run("cli_wait_base.json", "GPU-a", 0.0);
+  const std::string next = write_run("cli_wait_new.json", "GPU-b", 12.0);
+  const auto on = run({"compare", base, next});
+  EXPECT_EQ(on.rc, 0) << on.out << on.err;
+  EXPECT_TRUE(contains(on.out, "1 change between the two machines set aside")) << on.out;
+  const auto off = run({"compare", "--wait-adjust=off", base, next});
+  EXPECT_EQ(off.rc, 1) << off.out << off.err;
+  EXPECT_FALSE(contains(off.out, "set aside")) << off.out;
 }
 
 TEST(Cli, BadInputExitsTwoWithOneMessage) {
