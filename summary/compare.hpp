@@ -32,8 +32,8 @@ struct CompareOptions {
   // Paired rows: judge each process's overhead as if its host ran at the base run's speed
   // (compare.cpp, adjust_for_host).
   bool host_adjust = true;
-  // Between two machines, a sync after a long GPU step whose change is what SpinKernel's sync
-  // after 1 ms of GPU work changed by is what such a wait cost there, not a change (compare.cpp,
+  // Between two machines, a change to a sync after a long GPU step that SpinKernel's same sync
+  // after 1 ms made too is what such a wait cost there, not a change (compare.cpp,
   // explain_by_machine_wait).
   bool wait_adjust = true;
   // --gate=reproducible: a row whose BASE cannot resolve a change below this % of its step
