@@ -3,8 +3,8 @@
 # GPU. With --sanitize: a separate ASan+UBSan build of the host code (in BUILD_DIR-sanitize, default
 # build-sanitize) runs the CPU tests.
 # After the tests it prints, from CTest's log (ctest shows no output of a passed or skipped test):
-# why each GPU test skipped, and test_fidelity's verdicts (sync_bench against the hand-written
-# loop).
+# why each GPU test program skipped, whole or in part, and test_fidelity's verdicts (sync_bench
+# against the hand-written loop).
 # Other arguments go to ctest (e.g. -LE gpu for the CPU subset; selecting no test is a failure).
 # Exit status: ctest's, or set-up's 2 (no nvcc, apt-get or new enough cmake, or a failed install)
 # and 3 (the configure or build failed).
@@ -30,10 +30,11 @@ set +e
 # --no-tests=error: a -R or -L that selects nothing (a typo) fails instead of passing.
 ctest --test-dir "$BUILD_DIR" --output-on-failure --no-tests=error "$@"
 rc=$?
-# From CTest's log, which keeps every test's output: run_gpu_test.sh's skip lines, then
+# From CTest's log, which keeps every test's output: run_gpu_test.sh's skip lines (a program
+# skipped whole, or passed with some of its tests skipped), then
 # test_fidelity's verdicts (one line per comparison with the rounds it took, and a `parts` line
 # for each overhead comparison).
 log="$BUILD_DIR/Testing/Temporary/LastTest.log"
-grep -h "^sync_bench: every test of .* skipped" "$log" 2>/dev/null | sort -u
+grep -hE "^sync_bench: (every test|[0-9]+ test\(s\)) of .* skipped" "$log" 2>/dev/null | sort -u
 grep -h "^fidelity: " "$log" 2>/dev/null
 exit "$rc"

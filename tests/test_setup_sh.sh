@@ -128,8 +128,8 @@ out="$(bash "$repo/scripts/test.sh" --sanitize 2>&1)" || fail "sanitize default:
 grep -q "^cmake -S $repo -B $repo/build-sanitize " "$work/calls" ||
   fail "sanitize default: not in build-sanitize: $(calls)"
 
-# test.sh after the tests: from CTest's log, each skip reason once and test_fidelity's verdicts,
-# nothing else of it.
+# test.sh after the tests: from CTest's log, each skip line once (a program skipped whole, or
+# passed with some tests skipped) and test_fidelity's verdicts, nothing else of it.
 cat >"$work/LastTest.log" <<'EOF'
 1/3 Testing: test_fidelity
 fidelity: clean  NullKernel/StreamSync   hand-written 5.100 us  sync_bench 5.120 us  (+0.4% +- 1.0%, 30 rounds)
@@ -140,11 +140,13 @@ sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
 3/3 Testing: test_gpu_copies
   fidelity: not at the start of a line
 sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
+sync_bench: 1 test(s) of test_gpu_ops skipped, the rest passed: needs two GPUs
 EOF
 rm -rf "$work/calls" "$work/t"
 out="$(BUILD_DIR="$work/t" STUB_LASTTEST="$work/LastTest.log" bash "$repo/scripts/test.sh" 2>&1)" ||
   fail "test.sh with a log: exit not 0: $out"
-want="sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
+want="sync_bench: 1 test(s) of test_gpu_ops skipped, the rest passed: needs two GPUs
+sync_bench: every test of test_gpu_multigpu skipped: needs two GPUs
 $(grep '^fidelity: ' "$work/LastTest.log")"
 [ "$out" = "$want" ] || fail "test.sh with a log printed:
 $out
