@@ -86,7 +86,7 @@ TEST(Cli, WaitAdjustOffCountsAChangeItsWaitReferenceMadeToo) {
     return b;
   };
   const auto write_run = [&](const std::string& name, const std::string& gpu, double cost) {
-    const std::string file = testing::TempDir() + name;
+    std::string file = testing::TempDir() + name;
     test::write_file(
         file,
         test::gb_json({sync_after("BigGemm/DeviceSync/bf16/cublas/n:4096", 171.0, 14.0 + cost),
