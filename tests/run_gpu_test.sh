@@ -9,12 +9,14 @@
 out=$("$@" 2>&1)
 rc=$?
 printf '%s\n' "$out"
-# gtest prints a skip as "FILE:LINE: Skipped", then the reason on the next line.
+# The skip reasons, each once: gtest prints a skip as "FILE:LINE: Skipped", then the reason on the
+# next line.
 reasons() {
-  printf '%s\n' "$out" | awk '/: Skipped$/ { getline; printf "%s%s", sep, $0; sep = "; " }'
+  printf '%s\n' "$out" |
+    awk '/: Skipped$/ { getline; if (!seen[$0]++) { printf "%s%s", sep, $0; sep = "; " } }'
 }
 if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -q '^\[  PASSED  \] 0 tests\.'; then
-  why=$(printf '%s\n' "$out" | awk '/: Skipped$/ { getline; print; exit }')
+  why=$(reasons)
   echo "sync_bench: every test of $(basename "$1") skipped: ${why:-no reason given}"
 elif [ "$rc" -eq 0 ]; then
   skipped=$(printf '%s\n' "$out" |

@@ -54,6 +54,17 @@ inline FakeBench syncing_every_step(FakeBench b) {
   return b;
 }
 
+// A paired sync after a GPU-bound step of `step` us (busy all but 1 us of it, syncing once a
+// step), one repetition per overhead given: BigGemm's and SpinKernel's sync patterns.
+inline FakeBench sync_after_gpu_step(std::string name, double step,
+                                     const std::vector<double>& overhead) {
+  FakeBench b = syncing_every_step(
+      paired_processes(std::move(name), std::vector<double>(overhead.size(), step), overhead, 0.2));
+  b.counters["gpu_busy_us"] = std::vector<double>(overhead.size(), step - 1.0);
+  b.counters["gpu_bound"] = std::vector<double>(overhead.size(), 1.0);
+  return b;
+}
+
 // The same with one baseline for every process.
 inline FakeBench paired(std::string name, const std::vector<double>& overhead,
                         double baseline = 2.0, double quartile = 0.05) {

@@ -75,15 +75,11 @@ TEST(Cli, BadUsageExitsTwoWithOneMessage) {
 // --wait-adjust reaches compare: between two GPUs, BigGemm's sync +12 us with SpinKernel's after
 // 1 ms +12.3 is set aside (exit 0) unless it is off (exit 1, a regression).
 TEST(Cli, WaitAdjustOffCountsAChangeItsWaitReferenceMadeToo) {
+  // Nine processes around `overhead`, 0.01 us apart: a spread to judge.
   const auto sync_after = [](const std::string& id, double step, double overhead) {
-    test::FakeBench b = test::syncing_every_step(test::paired_processes(
-        id, std::vector<double>(9, step), std::vector<double>(9, overhead), 0.2));
-    for (std::size_t i = 0; i < b.times.size(); ++i) {
-      b.counters["overhead_us"][i] += 0.01 * static_cast<double>(i);  // a spread to judge
-      b.counters["gpu_busy_us"].push_back(step - 1.0);
-      b.counters["gpu_bound"][i] = 1.0;
-    }
-    return b;
+    std::vector<double> processes;
+    for (int i = 0; i < 9; ++i) processes.push_back(overhead + 0.01 * i);
+    return test::sync_after_gpu_step(id, step, processes);
   };
   const auto write_run = [&](const std::string& name, const std::string& gpu, double cost) {
     std::string file = testing::TempDir() + name;

@@ -519,15 +519,7 @@ const std::string kSmall = "SmallGemm/DeviceSync/fp16/cublas/n:512";
 const std::string kSpin = "SpinKernel/DeviceSync/us:1000";
 const std::string kSpinRead = "SpinKernel/ScalarRead/pinned/us:1000";
 
-// A paired sync after a GPU-bound step of `step` us, its nine processes' overheads given.
-test::FakeBench sync_after(const std::string& id, double step,
-                           const std::vector<double>& overhead) {
-  test::FakeBench b = test::syncing_every_step(
-      test::paired_processes(id, std::vector<double>(overhead.size(), step), overhead, 0.2));
-  b.counters["gpu_busy_us"] = std::vector<double>(overhead.size(), step - 1.0);
-  b.counters["gpu_bound"] = std::vector<double>(overhead.size(), 1.0);
-  return b;
-}
+using test::sync_after_gpu_step;
 
 struct Costs {
   double gemm = 0.0, spin = 0.0;  // added to every GEMM row's and every SpinKernel row's overhead
@@ -545,13 +537,13 @@ Costs costs(double gemm, double spin, bool reference = true, double spin_mad = 0
 }
 
 RunData run(const std::string& gpu, const Costs& k) {
-  std::vector<test::FakeBench> benches = {sync_after(kGemm, 171.0, nine(14.0 + k.gemm)),
-                                          sync_after(kRead, 171.0, nine(22.0 + k.gemm)),
-                                          sync_after(kShorter, 140.0, nine(14.0 + k.gemm)),
-                                          sync_after(kSmall, 10.0, nine(8.0 + k.gemm))};
+  std::vector<test::FakeBench> benches = {sync_after_gpu_step(kGemm, 171.0, nine(14.0 + k.gemm)),
+                                          sync_after_gpu_step(kRead, 171.0, nine(22.0 + k.gemm)),
+                                          sync_after_gpu_step(kShorter, 140.0, nine(14.0 + k.gemm)),
+                                          sync_after_gpu_step(kSmall, 10.0, nine(8.0 + k.gemm))};
   if (k.reference)
     for (const std::string& id : {kSpin, kSpinRead})
-      benches.push_back(sync_after(id, 1003.0, nine(100.0 + k.spin, k.spin_mad)));
+      benches.push_back(sync_after_gpu_step(id, 1003.0, nine(100.0 + k.spin, k.spin_mad)));
   return on_gpu(benches, gpu);
 }
 
@@ -631,10 +623,12 @@ TEST(Compare, WaitReferenceSetsNothingAsideOtherwise) {
   // +12 us in five processes of nine, the other four as BASE's: beyond the limit, not significant
   // at alpha 0.001. It stays so, and no count moves.
   const std::vector<double> split = {14.0, 14.1, 13.9, 14.05, 26.0, 26.1, 25.9, 26.05, 26.0};
-  RunData next =
-      on_gpu({sync_after(kGemm, 171.0, split), sync_after(kSpin, 1003.0, nine(112.3))}, "GPU-b");
-  RunData base_two = on_gpu(
-      {sync_after(kGemm, 171.0, nine(14.0)), sync_after(kSpin, 1003.0, nine(100.0))}, "GPU-a");
+  RunData next = on_gpu(
+      {sync_after_gpu_step(kGemm, 171.0, split), sync_after_gpu_step(kSpin, 1003.0, nine(112.3))},
+      "GPU-b");
+  RunData base_two = on_gpu({sync_after_gpu_step(kGemm, 171.0, nine(14.0)),
+                             sync_after_gpu_step(kSpin, 1003.0, nine(100.0))},
+                            "GPU-a");
   CompareOptions strict;
   strict.alpha = 0.001;
   const CompareResult res = compare_runs(base_two, next, strict);
