@@ -458,7 +458,6 @@ void explain_by_machine_wait(CompareResult& res, const RunData& base) {
     if (!same_way || !(std::abs(r->delta) >= kWaitReferenceShare * std::abs(c.delta)) ||
         !(std::abs(c.delta - r->delta) <= c.limit))
       continue;
-    c.verdict_before_wait = c.verdict;
     c.wait_reference_delta = r->delta;
     (c.verdict == Verdict::regression ? res.regressions : res.improvements) -= 1;
     c.verdict = Verdict::unchanged;

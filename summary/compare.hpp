@@ -149,10 +149,9 @@ struct Comparison {
   // GPU-bound in every process of BASE, host-bound in most of NEW's: not gated, but flagged.
   bool host_paced_in_new = false;
   // Between two machines, a change to a sync after a long GPU step that its wait reference (the
-  // same pattern after 1 ms of SpinKernel) made too: that reference's change, and the verdict
-  // before it was set aside (explain_by_machine_wait); NaN and unchanged else.
+  // same pattern after 1 ms of SpinKernel) made too: that reference's change
+  // (explain_by_machine_wait); NaN else. Such a row reads unchanged; delta says which way it went.
   double wait_reference_delta = kNaN;
-  Verdict verdict_before_wait = Verdict::unchanged;
 };
 
 // The shortest GPU step (BASE's Async baseline_us) after which a sync's wait is a long one. On
