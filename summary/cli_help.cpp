@@ -136,7 +136,8 @@ BASE's failed in some) is a regression, and so is one of BASE's that NEW did not
 lacks the value BASE's row is gated on: what BASE gates, NEW must measure (--filter compares a
 subset). A row GPU-bound in every process of BASE and host-bound in most of NEW's is not gated
 (slow hosts do that alone) but is flagged with a warning: a slower host path does it too. Runs
-from different GPUs, drivers, CPUs, wait modes or MultiGpu --devices are compared with a warning.
+from different GPUs, drivers, CPUs, wait modes or MultiGpu --devices are compared with a warning,
+and runs measured by different sync_bench sources (both named) with a note.
 
 flags:
   --gate=reproducible|all        what is gated (default reproducible; all: every row on --metric)

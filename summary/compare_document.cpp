@@ -32,7 +32,20 @@ std::string side_line(const char* side, const RunData& d) {
   const Run& r = d.run;
   return std::string(side) + ": " + d.label + " (" + r.source + "): " + gpu_text(r) + ", driver " +
          cuda_version_text(r.context_value("driver_version")) + ", wait mode " +
-         context_or_unknown(r, "host_wait_mode");
+         context_or_unknown(r, "host_wait_mode") + ", sync_bench " + sync_bench_text(r);
+}
+
+// Where both runs name the source that measured them and the sources differ, a line that says so:
+// a change between them may be the harness's own. (An H200 gate pool once read a GraphReplay row's
+// change between builds, made by the per-batch lead-in, as a false alarm between machines.)
+std::string builds_note(const Run& base, const Run& next) {
+  const auto a = base.context_value("sync_bench_source"),
+             b = next.context_value("sync_bench_source");
+  if (a.empty() || b.empty() || a == b) return "";
+  return "NOTE: BASE and NEW were measured by different sync_bench sources (" + std::string(a) +
+         " and " + std::string(b) +
+         "): a change may come from the harness itself; a baseline measured by NEW's source "
+         "rules that out.";
 }
 
 Table name_list(std::string title, const std::vector<std::string>& names) {
@@ -112,6 +125,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
       w += (i ? "; " : "") + res.context_warnings[i];
     doc.text({w + "): a change may come from that, not from the code."});
   }
+  if (const std::string n = builds_note(base.run, next.run); !n.empty()) doc.text({n});
   if (const std::string w = host_warning(res.host); !w.empty()) doc.text({"WARNING: " + w + "."});
   if (const std::string w = host_paced_warning(res); !w.empty()) doc.text({"WARNING: " + w + "."});
   if (res.machine_waits > 0)

@@ -105,6 +105,13 @@ std::string gpu_text(const Run& run) {
   return t;
 }
 
+std::string sync_bench_text(const Run& run) {
+  std::string t = context_or_unknown(run, "sync_bench_version");
+  if (const auto source = run.context_value("sync_bench_source"); !source.empty())
+    t += " (source " + std::string(source) + ", scripts/source_hash.sh)";
+  return t;
+}
+
 std::vector<std::string> run_header_lines(const RunData& d) {
   const Run& r = d.run;
   std::vector<std::string> lines;
@@ -117,12 +124,8 @@ std::vector<std::string> run_header_lines(const RunData& d) {
   if (const auto clock = r.context_value("host_clock_ghz"); !clock.empty())
     host += ", host clock " + std::string(clock) + " GHz (measured at start)";
   lines.push_back(host);
-  std::string build = "date: " + context_or_unknown(r, "date") +
-                      ", host: " + context_or_unknown(r, "host_name") +
-                      ", sync_bench: " + context_or_unknown(r, "sync_bench_version");
-  if (const auto source = r.context_value("sync_bench_source"); !source.empty())
-    build += " (source " + std::string(source) + ", scripts/source_hash.sh)";
-  lines.push_back(build);
+  lines.push_back("date: " + context_or_unknown(r, "date") + ", host: " +
+                  context_or_unknown(r, "host_name") + ", sync_bench: " + sync_bench_text(r));
   return lines;
 }
 

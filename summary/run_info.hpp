@@ -20,6 +20,9 @@ std::string cuda_version_text(std::string_view raw);
 // other text as it is; "?" when missing.
 std::string cublas_version_text(std::string_view raw);
 std::string gpu_text(const Run& run);  // "NVIDIA H100 (cc 9.0, 132 SMs, 79.1 GiB)"
+// The sync_bench that measured the run: "0.1.0 (source 0123456789abcdef, scripts/source_hash.sh)",
+// the version alone for a run from before the source fingerprint, "?" before the version.
+std::string sync_bench_text(const Run& run);
 
 std::vector<std::string> run_header_lines(const RunData& data);
 Table runs_table(const std::vector<RunData>& runs);

@@ -1365,6 +1365,57 @@ TEST(Compare, HostOutsideBaseMachinesWarns) {
   EXPECT_EQ(host_warning(one_gpu), "");
 }
 
+// Each side names the sync_bench that measured it; where both name a source and the sources differ,
+// a note says that a change may be the harness's. Not where they match, or where one run is from
+// before the fingerprint (nothing to tell).
+TEST(Compare, DocumentNamesEachSidesSyncBenchAndNotesDifferentSources) {
+  const std::vector<test::FakeBench> rows = {test::paired("NullKernel/DeviceSync", nine(5.0))};
+  auto measured_by = [&](const std::string& label, std::map<std::string, std::string> build) {
+    RunData d = digest(parse_run(test::gb_json(rows, build), label + ".json"));
+    d.label = label;
+    return d;
+  };
+  auto lines_of = [&](const RunData& base, const RunData& next) {
+    std::vector<std::string> lines;
+    for (const Block& b : compare_document(compare_runs(base, next, {}), base, next, {}).blocks)
+      lines.insert(lines.end(), b.lines.begin(), b.lines.end());
+    return lines;
+  };
+  auto has = [](const std::vector<std::string>& lines, const std::string& text) {
+    return std::any_of(lines.begin(), lines.end(),
+                       [&](const std::string& l) { return test::contains(l, text); });
+  };
+  const RunData old_build = measured_by(
+      "old", {{"sync_bench_version", "0.1.0"}, {"sync_bench_source", "aaaaaaaaaaaaaaaa"}});
+  const RunData new_build = measured_by(
+      "new", {{"sync_bench_version", "0.1.0"}, {"sync_bench_source", "bbbbbbbbbbbbbbbb"}});
+  const RunData no_source = measured_by("before", {{"sync_bench_version", "0.1.0"}});
+
+  const auto differ = lines_of(old_build, new_build);
+  EXPECT_TRUE(has(differ, "BASE: old (old.json): ")) << differ[0];
+  EXPECT_TRUE(has(differ,
+                  "wait mode spin, sync_bench 0.1.0 (source aaaaaaaaaaaaaaaa, "
+                  "scripts/source_hash.sh)"));
+  EXPECT_TRUE(has(differ, "sync_bench 0.1.0 (source bbbbbbbbbbbbbbbb, scripts/source_hash.sh)"));
+  EXPECT_TRUE(has(differ,
+                  "NOTE: BASE and NEW were measured by different sync_bench sources "
+                  "(aaaaaaaaaaaaaaaa and bbbbbbbbbbbbbbbb)"));
+
+  const auto same = lines_of(new_build, new_build);
+  EXPECT_FALSE(has(same, "NOTE: BASE and NEW"));
+  const auto unknown = lines_of(no_source, new_build);
+  EXPECT_FALSE(has(unknown, "NOTE: BASE and NEW"));
+  EXPECT_TRUE(has(unknown, "BASE: before (before.json): ")) << unknown[0];
+  EXPECT_FALSE(has(unknown, "(source aaaaaaaaaaaaaaaa"));
+  for (const std::string& l : unknown) {
+    if (test::contains(l, "BASE: before")) {
+      EXPECT_TRUE(test::contains(l, ", sync_bench 0.1.0")) << l;
+    }
+  }
+  const auto no_version = lines_of(measured_by("older", {}), new_build);
+  EXPECT_TRUE(has(no_version, "wait mode spin, sync_bench ?"));
+}
+
 // A time that is not a finite positive number is bad input: refused when the run is read, named
 // by file and row, so that no command judges or prints it; on a paired row as on any other.
 TEST(Compare, BadTimesAreInputErrorsWhenTheRunIsRead) {
