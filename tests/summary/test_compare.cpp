@@ -1370,7 +1370,8 @@ TEST(Compare, HostOutsideBaseMachinesWarns) {
 // before the fingerprint (nothing to tell).
 TEST(Compare, DocumentNamesEachSidesSyncBenchAndNotesDifferentSources) {
   const std::vector<test::FakeBench> rows = {test::paired("NullKernel/DeviceSync", nine(5.0))};
-  auto measured_by = [&](const std::string& label, std::map<std::string, std::string> build) {
+  auto measured_by = [&](const std::string& label,
+                         const std::map<std::string, std::string>& build) {
     RunData d = digest(parse_run(test::gb_json(rows, build), label + ".json"));
     d.label = label;
     return d;
