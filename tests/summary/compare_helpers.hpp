@@ -1,8 +1,8 @@
 #pragma once
 // What the compare tests share (test_compare.cpp, test_compare_host.cpp,
 // test_compare_machines.cpp): two runs read from fixtures or made by gb_builder.hpp, one run on a
-// named GPU, nine repetitions of known spread, the noise compare.hpp defines, and the row of a
-// result.
+// named GPU, nine repetitions of known spread, the noise compare.hpp defines, the row of a result
+// and the lines of its document.
 
 #include <cmath>
 #include <cstddef>
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "document.hpp"
 #include "gb_builder.hpp"
 #include "gb_json.hpp"
 #include "run_info.hpp"
@@ -69,6 +70,18 @@ inline const Comparison& row(const CompareResult& res, std::string_view identity
 // (ASan found one such, `const Comparison& c = row(compare_runs(...), id)`).
 inline Comparison row(CompareResult&& res, std::string_view identity) {
   return row(static_cast<const CompareResult&>(res), identity);
+}
+
+// The first text line of a compare document (a note, a warning, a bullet; not a table) that holds
+// `text`; empty when none does.
+inline std::string document_line(const Document& doc, const std::string& text) {
+  for (const Block& b : doc.blocks)
+    for (const auto& line : b.lines)
+      if (contains(line, text)) return line;
+  return "";
+}
+inline bool document_says(const Document& doc, const std::string& text) {
+  return !document_line(doc, text).empty();
 }
 
 }  // namespace sync_summary::test

@@ -6,7 +6,6 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -24,6 +23,8 @@
 namespace sync_summary {
 namespace {
 
+using test::document_line;
+using test::document_says;
 using test::load;
 using test::made;
 using test::nine;
@@ -453,15 +454,8 @@ TEST(Compare, DocumentNamesEachSidesSyncBenchAndNotesDifferentSources) {
     d.label = label;
     return d;
   };
-  auto lines_of = [&](const RunData& base, const RunData& next) {
-    std::vector<std::string> lines;
-    for (const Block& b : compare_document(compare_runs(base, next, {}), base, next, {}).blocks)
-      lines.insert(lines.end(), b.lines.begin(), b.lines.end());
-    return lines;
-  };
-  auto has = [](const std::vector<std::string>& lines, const std::string& text) {
-    return std::any_of(lines.begin(), lines.end(),
-                       [&](const std::string& l) { return test::contains(l, text); });
+  auto document = [](const RunData& base, const RunData& next) {
+    return compare_document(compare_runs(base, next, {}), base, next, {});
   };
   const RunData old_build = measured_by(
       "old", {{"sync_bench_version", "0.1.0"}, {"sync_bench_source", "aaaaaaaaaaaaaaaa"}});
@@ -469,29 +463,25 @@ TEST(Compare, DocumentNamesEachSidesSyncBenchAndNotesDifferentSources) {
       "new", {{"sync_bench_version", "0.1.0"}, {"sync_bench_source", "bbbbbbbbbbbbbbbb"}});
   const RunData no_source = measured_by("before", {{"sync_bench_version", "0.1.0"}});
 
-  const auto differ = lines_of(old_build, new_build);
-  EXPECT_TRUE(has(differ, "BASE: old (old.json): ")) << differ[0];
-  EXPECT_TRUE(has(differ,
-                  "wait mode spin, sync_bench 0.1.0 (source aaaaaaaaaaaaaaaa, "
-                  "scripts/source_hash.sh)"));
-  EXPECT_TRUE(has(differ, "sync_bench 0.1.0 (source bbbbbbbbbbbbbbbb, scripts/source_hash.sh)"));
-  EXPECT_TRUE(has(differ,
-                  "NOTE: BASE and NEW were measured by different sync_bench sources "
-                  "(aaaaaaaaaaaaaaaa and bbbbbbbbbbbbbbbb)"));
+  const Document differ = document(old_build, new_build);
+  EXPECT_TRUE(document_says(differ, "BASE: old (old.json): "));
+  EXPECT_TRUE(document_says(differ,
+                            "wait mode spin, sync_bench 0.1.0 (source aaaaaaaaaaaaaaaa, "
+                            "scripts/source_hash.sh)"));
+  EXPECT_TRUE(
+      document_says(differ, "sync_bench 0.1.0 (source bbbbbbbbbbbbbbbb, scripts/source_hash.sh)"));
+  EXPECT_TRUE(document_says(differ,
+                            "NOTE: BASE and NEW were measured by different sync_bench sources "
+                            "(aaaaaaaaaaaaaaaa and bbbbbbbbbbbbbbbb)"));
 
-  const auto same = lines_of(new_build, new_build);
-  EXPECT_FALSE(has(same, "NOTE: BASE and NEW"));
-  const auto unknown = lines_of(no_source, new_build);
-  EXPECT_FALSE(has(unknown, "NOTE: BASE and NEW"));
-  EXPECT_TRUE(has(unknown, "BASE: before (before.json): ")) << unknown[0];
-  EXPECT_FALSE(has(unknown, "(source aaaaaaaaaaaaaaaa"));
-  for (const std::string& l : unknown) {
-    if (test::contains(l, "BASE: before")) {
-      EXPECT_TRUE(test::contains(l, ", sync_bench 0.1.0")) << l;
-    }
-  }
-  const auto no_version = lines_of(measured_by("older", {}), new_build);
-  EXPECT_TRUE(has(no_version, "wait mode spin, sync_bench ?"));
+  EXPECT_FALSE(document_says(document(new_build, new_build), "NOTE: BASE and NEW"));
+  const Document unknown = document(no_source, new_build);
+  EXPECT_FALSE(document_says(unknown, "NOTE: BASE and NEW"));
+  const std::string before = document_line(unknown, "BASE: before (before.json): ");
+  EXPECT_TRUE(test::contains(before, ", sync_bench 0.1.0")) << before;
+  EXPECT_FALSE(test::contains(before, "(source ")) << before;
+  EXPECT_TRUE(
+      document_says(document(measured_by("older", {}), new_build), "wait mode spin, sync_bench ?"));
 }
 
 // A time that is not a finite positive number is bad input: refused when the run is read, named

@@ -19,6 +19,7 @@
 namespace sync_summary {
 namespace {
 
+using test::document_says;
 using test::load;
 using test::nine;
 using test::on_gpu;
@@ -217,12 +218,8 @@ TEST(Compare, ChangeItsWaitReferenceMadeTooIsSetAsideBetweenMachines) {
     EXPECT_EQ(res.machine_waits, 2u);
     EXPECT_EQ(sign > 0 ? res.regressions : res.improvements, 2u);
     EXPECT_EQ(sign > 0 ? res.improvements : res.regressions, 0u);
-    bool said = false;
-    for (const Block& b : compare_document(res, base, next, {}).blocks)
-      for (const auto& line : b.lines)
-        said =
-            said || line.find("2 changes between the two machines set aside") != std::string::npos;
-    EXPECT_TRUE(said);
+    EXPECT_TRUE(document_says(compare_document(res, base, next, {}),
+                              "2 changes between the two machines set aside"));
   }
 }
 
@@ -307,11 +304,7 @@ TEST(Compare, DifferentGpusUseTheMachineThreshold) {
   EXPECT_NEAR(row(two, id).limit, 0.05 * 70.0, 1e-9);
   EXPECT_EQ(row(two, id).verdict, Verdict::unchanged);  // +3% between two GPUs
   const Document doc = compare_document(two, other[0], other[1], {});
-  bool said = false;
-  for (const Block& b : doc.blocks)
-    for (const auto& line : b.lines)
-      said = said || line.find("different GPUs") != std::string::npos;
-  EXPECT_TRUE(said);
+  EXPECT_TRUE(document_says(doc, "different GPUs"));
   const auto unknown = runs("", "GPU-a");
   EXPECT_FALSE(compare_runs(unknown[0], unknown[1], {}).same_gpu);
   CompareOptions tight;
@@ -554,10 +547,7 @@ TEST(Compare, HostOutsideBaseMachinesWarns) {
   EXPECT_TRUE(test::contains(w, "+23.1% in the median row, NullKernel/Async: 4.80 us")) << w;
   const Document doc = compare_document(compare_runs(base, new_of(4.8, 10.4), {}), base,
                                         new_of(4.8, 10.4), CompareOptions{});
-  bool shown = false;
-  for (const Block& b : doc.blocks)
-    for (const auto& line : b.lines) shown = shown || test::contains(line, "WARNING: NEW's host");
-  EXPECT_TRUE(shown);
+  EXPECT_TRUE(document_says(doc, "WARNING: NEW's host"));
 
   const HostAmongMachines fast = compare_runs(base, new_of(2.9, 5.5), {}).host;
   EXPECT_EQ(fast.faster, 2u);
