@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 
 #include "bench_context.hpp"
 #include "families.hpp"
+#include "mapped_scalar.hpp"
 #include "names.hpp"
 #include "ops.hpp"
 #include "step_loop.hpp"
@@ -28,6 +30,7 @@ enum class Pattern {
   DeviceSync,
   StreamSync,
   EventSync,
+  EventQuery,
   ScalarRead,
   ScalarReadIdle,
   Print,
@@ -37,7 +40,7 @@ enum class Pattern {
 struct Spec {
   Workload workload;
   Pattern pattern;
-  std::string_view variant{};  // pageable | pinned (reads), blocking (EventSync)
+  std::string_view variant{};  // pageable | pinned | mapped (reads), blocking (EventSync)
   Dtype dtype = Dtype::fp32;
   Backend backend = Backend::cublas;
   int n = 0;
@@ -68,6 +71,8 @@ const char* pattern_name(Pattern p) {
       return "StreamSync";
     case Pattern::EventSync:
       return "EventSync";
+    case Pattern::EventQuery:
+      return "EventQuery";
     case Pattern::ScalarRead:
       return "ScalarRead";
     case Pattern::ScalarReadIdle:
@@ -108,7 +113,10 @@ void run(benchmark::State& state, const Spec& spec) {
   const cudaStream_t stream = ctx.stream();
   const std::unique_ptr<Op> op = make_op(spec, ctx);
   const bool bulk = spec.pattern == Pattern::BulkRead;
+  const bool mapped = spec.variant == "mapped";
   HostBuffer host(spec.variant == "pinned", bulk ? op->output_bytes() : 16);
+  std::optional<MappedScalar> mapped_slot;
+  if (mapped) mapped_slot.emplace();
   const std::size_t read_offset = bulk ? 0 : op->probe_offset();
   const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
   const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);
@@ -123,6 +131,14 @@ void run(benchmark::State& state, const Spec& spec) {
                                cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (!op->read_matches(checked, step)) ++bad_reads;
+  };
+  // The zero-copy read: a kernel behind the op hands the element over through mapped host
+  // memory, and the host spins on it; no CUDA call waits.
+  auto read_mapped = [&](std::int64_t step) {
+    const std::uint32_t seq =
+        mapped_slot->publish(op->output() + op->probe_offset(), op->probe_bytes(), stream);
+    mapped_slot->wait(seq, stream);
+    if (!op->read_matches(mapped_slot->value(), step)) ++bad_reads;
   };
 
   // Every pattern but Async is measured against Async, paired (step_loop.hpp); ScalarReadIdle
@@ -166,13 +182,33 @@ void run(benchmark::State& state, const Spec& spec) {
           },
           paired);
       break;
+    case Pattern::EventQuery:
+      // A framework's "is it done yet?" loop: polls cudaEventQuery, so that no call blocks.
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            CUDA_CHECK(cudaEventRecord(done.get(), stream));
+            cudaError_t status = cudaEventQuery(done.get());
+            if (status == cudaErrorNotReady) {
+              while ((status = cudaEventQuery(done.get())) == cudaErrorNotReady) {
+              }
+              (void)cudaGetLastError();  // "not ready" must not reach the next launch's check
+            }
+            CUDA_CHECK(status);
+          },
+          paired);
+      break;
     case Pattern::ScalarRead:
     case Pattern::BulkRead:
       stats = run_timed_steps(
           state, stream,
           [&](std::int64_t i) {
             op->enqueue(i);
-            read_back(i);
+            if (mapped)
+              read_mapped(i);
+            else
+              read_back(i);
           },
           paired);
       break;
@@ -227,8 +263,10 @@ void add_patterns(Spec spec, bool (*keep)(Pattern)) {
       {Pattern::StreamSync, ""},
       {Pattern::EventSync, ""},
       {Pattern::EventSync, "blocking"},
+      {Pattern::EventQuery, ""},
       {Pattern::ScalarRead, "pageable"},
       {Pattern::ScalarRead, "pinned"},
+      {Pattern::ScalarRead, "mapped"},
       {Pattern::ScalarReadIdle, ""},
       {Pattern::Print, ""},
       {Pattern::BulkRead, "pageable"},
@@ -259,7 +297,7 @@ bool all_but_bulk(Pattern p) {
 // measures already).
 bool waits_only(Pattern p) {
   return p == Pattern::Async || p == Pattern::DeviceSync || p == Pattern::StreamSync ||
-         p == Pattern::EventSync || p == Pattern::ScalarRead;
+         p == Pattern::EventSync || p == Pattern::EventQuery || p == Pattern::ScalarRead;
 }
 
 }  // namespace

@@ -103,6 +103,63 @@ class PinnedBuffer {
   std::size_t count_ = 0;
 };
 
+// Makes `device` current; restore() (or the end of its scope) makes the one current before
+// current again.
+class DeviceScope {
+ public:
+  explicit DeviceScope(int device) {
+    CUDA_CHECK(cudaGetDevice(&previous_));
+    CUDA_CHECK(cudaSetDevice(device));
+  }
+  ~DeviceScope() { restore(); }
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+  void restore() noexcept {
+    if (previous_ >= 0) CUDA_CHECK_NOEXCEPT(cudaSetDevice(std::exchange(previous_, -1)));
+  }
+  // For destructors: makes `device` current, remembering the current one for restore().
+  void reenter(int device) noexcept {
+    int current = -1;
+    CUDA_CHECK_NOEXCEPT(cudaGetDevice(&current));
+    previous_ = current;
+    CUDA_CHECK_NOEXCEPT(cudaSetDevice(device));
+  }
+
+ private:
+  int previous_ = -1;
+};
+
+// Page-locked host memory mapped into every GPU's address space (portable, mapped): what a kernel
+// on any GPU writes there the host and the other GPUs read, and a copy engine reads directly.
+template <class T>
+class MappedHost {
+ public:
+  explicit MappedHost(std::size_t count) : count_(count) {
+    // A size that does not fit in pinned host memory skips its benchmark (Unsupported).
+    if (count_ > 0)
+      CUDA_CHECK_ALLOCATION(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), count_ * sizeof(T),
+                                          cudaHostAllocPortable | cudaHostAllocMapped),
+                            Memory::pinned_host, count_ * sizeof(T));
+  }
+  ~MappedHost() {
+    if (ptr_) CUDA_CHECK_NOEXCEPT(cudaFreeHost(ptr_));
+  }
+  MappedHost(const MappedHost&) = delete;
+  MappedHost& operator=(const MappedHost&) = delete;
+  T* get() const { return ptr_; }
+  // The address a kernel on `device` uses (the host's under unified addressing; asked anyway).
+  T* on_device(int device) const {
+    DeviceScope scope(device);
+    void* mapped = nullptr;
+    CUDA_CHECK(cudaHostGetDevicePointer(&mapped, ptr_, 0));
+    return static_cast<T*>(mapped);
+  }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_ = 0;
+};
+
 class CublasHandle {
  public:
   CublasHandle() { CUBLAS_CHECK(cublasCreate(&handle_)); }

@@ -108,6 +108,15 @@ __device__ std::uint64_t global_ns() {
   return t;
 }
 
+// The value first, then the sequence number behind a system-wide fence: a host that sees the
+// number sees the value.
+__global__ void publish_kernel(const unsigned char* src, unsigned bytes, unsigned char* value,
+                               std::uint32_t* seq_out, std::uint32_t seq) {
+  for (unsigned i = 0; i < bytes; ++i) static_cast<volatile unsigned char*>(value)[i] = src[i];
+  __threadfence_system();
+  *static_cast<volatile std::uint32_t*>(seq_out) = seq;
+}
+
 __global__ void spin_kernel(std::uint64_t ns, int* out, int value) {
   const std::uint64_t start = global_ns();
   while (global_ns() - start < ns) {
@@ -187,6 +196,14 @@ void launch_null_kernel(int* out, int value, cudaStream_t stream) {
 
 void launch_spin_kernel(std::uint64_t ns, cudaStream_t stream, int* out, int value) {
   spin_kernel<<<1, 1, 0, stream>>>(ns, out, value);
+  CUDA_CHECK_LAST_LAUNCH();
+}
+
+void launch_publish_kernel(const void* src, std::size_t bytes, void* value, std::uint32_t* seq_out,
+                           std::uint32_t seq, cudaStream_t stream) {
+  publish_kernel<<<1, 1, 0, stream>>>(static_cast<const unsigned char*>(src),
+                                      static_cast<unsigned>(bytes),
+                                      static_cast<unsigned char*>(value), seq_out, seq);
   CUDA_CHECK_LAST_LAUNCH();
 }
 

@@ -43,6 +43,12 @@ void launch_null_kernel(int* out, int value, cudaStream_t stream);
 // null, stores `value` to *out (device memory or mapped host memory).
 void launch_spin_kernel(std::uint64_t ns, cudaStream_t stream, int* out = nullptr, int value = 0);
 
+// One thread copies `bytes` of device memory at `src` to `value` (mapped host memory), then
+// stores `seq` to *seq_out behind __threadfence_system(): a host that polls *seq_out and sees
+// `seq` finds the copied bytes in place (common/mapped_scalar.hpp).
+void launch_publish_kernel(const void* src, std::size_t bytes, void* value, std::uint32_t* seq_out,
+                           std::uint32_t seq, cudaStream_t stream);
+
 // Host-side conversion of one stored element to double.
 double element_to_double(const void* element, Dtype dtype);
 

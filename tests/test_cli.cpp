@@ -23,8 +23,10 @@ std::set<std::string> documented_core_matrix() {
                                           "StreamSync",
                                           "EventSync",
                                           "EventSync/blocking",
+                                          "EventQuery",
                                           "ScalarRead/pageable",
                                           "ScalarRead/pinned",
+                                          "ScalarRead/mapped",
                                           "ScalarReadIdle",
                                           "Print"};
   const std::vector<std::string> bulk = {"BulkRead/pageable", "BulkRead/pinned"};
@@ -44,8 +46,9 @@ std::set<std::string> documented_core_matrix() {
                          "/n:" + std::to_string(n) + "/manual_time");
         }
   for (int us : {10, 100, 1000})
-    for (const std::string p : {"Async", "DeviceSync", "StreamSync", "EventSync",
-                                "EventSync/blocking", "ScalarRead/pageable", "ScalarRead/pinned"})
+    for (const std::string p :
+         {"Async", "DeviceSync", "StreamSync", "EventSync", "EventSync/blocking", "EventQuery",
+          "ScalarRead/pageable", "ScalarRead/pinned", "ScalarRead/mapped"})
       names.insert("SpinKernel/" + p + "/us:" + std::to_string(us) + "/manual_time");
   return names;
 }

@@ -5,9 +5,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -15,9 +17,11 @@
 
 #include "cuda_resources.hpp"
 #include "device_info.hpp"
+#include "device_kernels.cuh"
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
 #include "injected_cost.hpp"
+#include "mapped_scalar.hpp"
 #include "measure_config.hpp"
 #include "ops.hpp"
 #include "step_loop.hpp"
@@ -242,6 +246,72 @@ TEST(GpuOps, AStepThatThrowsInTheAccountingPassLeavesCuptiFree) {
     EXPECT_EQ(accounting->end().blocking_calls, 1);
   }
   set_sync_accounting(nullptr);
+}
+
+double elapsed_ms(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
+      .count();
+}
+
+// The zero-copy read (ScalarRead/mapped) returns only once the GPU has written the value: behind
+// a 2 ms spin kernel, the host's wait lasts the kernel, and each publish brings its own value.
+TEST(GpuOps, MappedScalarWaitsForTheGpuAndReturnsWhatItWrote) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  DeviceBuffer<int> out(1);
+  MappedScalar mapped;
+  std::uint32_t previous_seq = 0;
+  for (const int value : {1234, -4321}) {
+    const auto start = std::chrono::steady_clock::now();
+    launch_spin_kernel(2'000'000, stream.get(), out.get(), value);
+    const std::uint32_t seq = mapped.publish(out.get(), sizeof(int), stream.get());
+    mapped.wait(seq, stream.get());
+    EXPECT_GE(elapsed_ms(start), 2.0) << "returned before the kernel ended";
+    int read = 0;
+    std::memcpy(&read, mapped.value(), sizeof read);
+    EXPECT_EQ(read, value);
+    EXPECT_NE(seq, previous_seq);
+    previous_seq = seq;
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  EXPECT_THROW(mapped.publish(out.get(), MappedScalar::kMaxBytes + 1, stream.get()),
+               std::invalid_argument);
+}
+
+// A wait whose number never comes (here: never published, the stream idle) ends in an error once
+// the stream is found done, instead of spinning forever.
+TEST(GpuOps, MappedScalarThatNeverArrivesThrowsInsteadOfHanging) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  const MappedScalar mapped;
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_THROW(mapped.wait(7, stream.get()), std::runtime_error);
+  EXPECT_LT(elapsed_ms(start), 10.0 * MappedScalar::kStallCheck.count());
+}
+
+// A wait longer than the stall check asks the stream whether it is done ("not ready" while the
+// kernel runs) and leaves no error behind for the next launch's check to read.
+TEST(GpuOps, MappedScalarWaitPastTheStallCheckLeavesNoErrorBehind) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  DeviceBuffer<int> out(1);
+  MappedScalar mapped;
+  const auto start = std::chrono::steady_clock::now();
+  launch_spin_kernel(3'000'000 * MappedScalar::kStallCheck.count(), stream.get(), out.get(), 99);
+  const std::uint32_t seq = mapped.publish(out.get(), sizeof(int), stream.get());
+  mapped.wait(seq, stream.get());
+  EXPECT_GE(elapsed_ms(start), 3.0 * MappedScalar::kStallCheck.count());
+  EXPECT_EQ(cudaPeekAtLastError(), cudaSuccess);
+  int read = 0;
+  std::memcpy(&read, mapped.value(), sizeof read);
+  EXPECT_EQ(read, 99);
+  // What the runtime does with a query's "not ready", for the comments that rely on it.
+  launch_spin_kernel(50'000'000, stream.get());
+  const cudaError_t query = cudaStreamQuery(stream.get());
+  const cudaError_t last = cudaGetLastError();
+  std::printf("cudaStreamQuery on a busy stream: %s; last error after it: %s\n",
+              cudaGetErrorName(query), cudaGetErrorName(last));
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
 }
 
 TEST(GpuOps, EveryGemmValidatesAndAlternatesSign) {

@@ -270,6 +270,33 @@ TEST(GpuPatterns, SyncAccountingCountsExplicitAndHiddenBlocks) {
   EXPECT_GT(r.at("NullKernel/DeviceSync").at("blocked_us_per_step").get<double>(), 0.0);
 }
 
+// The two waits that make no blocking CUDA call: EventQuery polls the event, ScalarRead/mapped
+// spins on host memory a kernel writes. Each waits for its step (a read of an earlier step's
+// value is an error row: after a GEMM its sign alternates), costs a round trip, and spins a host
+// core even where the runtime's own waits sleep (--sync_mode=blocking, StreamSync beside them).
+TEST(GpuPatterns, PolledWaitsBlockInNoCudaCallAndSpinInEveryWaitMode) {
+  SKIP_WITHOUT_GPU();
+  const auto r = iteration_rows(run_sync_bench_json(
+      "--sync_mode=blocking --benchmark_filter='^(NullKernel/(EventQuery|ScalarRead/mapped)|"
+      "SmallGemm/(EventQuery|ScalarRead/mapped)/fp16/cublas/n:512|"
+      "SpinKernel/(StreamSync|EventQuery|ScalarRead/mapped)/us:1000)/manual_time$'"));
+  ASSERT_EQ(r.size(), 7u);
+  for (const auto& [name, b] : r) {
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+    if (name.find("StreamSync") != std::string::npos) continue;
+    EXPECT_EQ(at(r, name, "syncs_per_step"), 0.0) << name << ": " << b.value("label", "");
+    EXPECT_GT(at(r, name, "overhead_us"), 1.0) << name << ": a wait for the GPU is a round trip";
+  }
+  for (const char* p : {"EventQuery", "ScalarRead/mapped"}) {
+    const std::string name = std::string("SpinKernel/") + p + "/us:1000";
+    EXPECT_GT(at(r, name, "host_cpu_us"), 0.5 * at(r, name, "host_us")) << name << " spins";
+  }
+  const std::string sleeps = "SpinKernel/StreamSync/us:1000";
+  EXPECT_EQ(at(r, sleeps, "syncs_per_step"), 1.0);
+  EXPECT_LT(at(r, sleeps, "host_cpu_us"), 0.5 * at(r, sleeps, "host_us"))
+      << "a blocking wait sleeps";
+}
+
 TEST(GpuPatterns, AccountingOffLeavesNoCountersAndWaitModeAndRuleAreRecorded) {
   SKIP_WITHOUT_GPU();
   const nlohmann::json run = run_sync_bench_json(
