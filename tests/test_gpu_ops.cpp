@@ -279,14 +279,25 @@ TEST(GpuOps, MappedScalarWaitsForTheGpuAndReturnsWhatItWrote) {
 }
 
 // A wait whose number never comes (here: never published, the stream idle) ends in an error once
-// the stream is found done, instead of spinning forever.
+// the stream is found done, instead of spinning forever; and not before the stall check's time,
+// so that a wait for a long step makes no CUDA call. The error is the wait's own, not a CUDA
+// call's (CUDA_CHECK throws std::runtime_error too).
 TEST(GpuOps, MappedScalarThatNeverArrivesThrowsInsteadOfHanging) {
   SKIP_WITHOUT_GPU();
   Stream stream;
   const MappedScalar mapped;
   const auto start = std::chrono::steady_clock::now();
-  EXPECT_THROW(mapped.wait(7, stream.get()), std::runtime_error);
-  EXPECT_LT(elapsed_ms(start), 10.0 * MappedScalar::kStallCheck.count());
+  std::string error;
+  try {
+    mapped.wait(7, stream.get());
+  } catch (const std::runtime_error& e) {
+    error = e.what();
+  }
+  const double waited_ms = elapsed_ms(start);
+  EXPECT_NE(error.find("sequence number 7 never arrived"), std::string::npos)
+      << "no error, or another one: '" << error << "'";
+  EXPECT_GE(waited_ms, 1.0 * MappedScalar::kStallCheck.count());
+  EXPECT_LT(waited_ms, 10.0 * MappedScalar::kStallCheck.count());
 }
 
 // A wait longer than the stall check asks the stream whether it is done ("not ready" while the
