@@ -32,6 +32,7 @@ enum class Pattern {
   EventSync,
   EventQuery,
   ScalarRead,
+  LaggedRead,
   ScalarReadIdle,
   Print,
   BulkRead
@@ -75,6 +76,8 @@ const char* pattern_name(Pattern p) {
       return "EventQuery";
     case Pattern::ScalarRead:
       return "ScalarRead";
+    case Pattern::LaggedRead:
+      return "LaggedRead";
     case Pattern::ScalarReadIdle:
       return "ScalarReadIdle";
     case Pattern::Print:
@@ -101,6 +104,46 @@ class HostBuffer {
   std::vector<std::byte> pageable_;
 };
 
+// LaggedRead's reads: the scalar read one step late, as a training loop prints the previous step's
+// loss. Step i's element is copied into a pinned slot behind its op and an event recorded after
+// the copy; then the host waits for the previous step's copy only. Step i is queued on the GPU
+// while the host waits and checks, so the GPU does not idle through the host's work after a wait.
+// Two slots: a slot is written again only by the copy enqueued after the host has read it.
+class LaggedReader {
+ public:
+  LaggedReader(const Op& op, cudaStream_t stream) : op_(op), stream_(stream) {}
+
+  // Enqueues the read of `step` (whose op is enqueued), then waits for and checks the one before.
+  // False when that one did not hold what its step wrote.
+  bool read(std::int64_t step) {
+    const int slot = 1 - pending_slot_;
+    CUDA_CHECK(cudaMemcpyAsync(slots_.get() + slot * kSlotBytes, op_.output() + op_.probe_offset(),
+                               op_.probe_bytes(), cudaMemcpyDeviceToHost, stream_));
+    CUDA_CHECK(cudaEventRecord(copied_[slot].get(), stream_));
+    const bool ok = finish();
+    pending_slot_ = slot;
+    pending_step_ = step;
+    return ok;
+  }
+  // Waits for and checks the read still pending, if any.
+  bool finish() {
+    if (!pending_step_) return true;
+    CUDA_CHECK(cudaEventSynchronize(copied_[pending_slot_].get()));
+    const bool ok = op_.read_matches(slots_.get() + pending_slot_ * kSlotBytes, *pending_step_);
+    pending_step_.reset();
+    return ok;
+  }
+
+ private:
+  static constexpr std::size_t kSlotBytes = 16;  // more than any op's probe element
+  const Op& op_;
+  cudaStream_t stream_;
+  PinnedBuffer<std::byte> slots_{2 * kSlotBytes};
+  Event copied_[2] = {Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
+  int pending_slot_ = 1;
+  std::optional<std::int64_t> pending_step_;
+};
+
 std::unique_ptr<Op> make_op(const Spec& spec, BenchContext& ctx) {
   if (spec.workload == Workload::NullKernel) return std::make_unique<NullKernelOp>(ctx.stream());
   if (spec.workload == Workload::SpinKernel)
@@ -117,6 +160,8 @@ void run(benchmark::State& state, const Spec& spec) {
   HostBuffer host(spec.variant == "pinned", bulk ? op->output_bytes() : 16);
   std::optional<MappedScalar> mapped_slot;
   if (mapped) mapped_slot.emplace();
+  std::optional<LaggedReader> lagged;
+  if (spec.pattern == Pattern::LaggedRead) lagged.emplace(*op, stream);
   const std::size_t read_offset = bulk ? 0 : op->probe_offset();
   const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
   const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);
@@ -211,6 +256,16 @@ void run(benchmark::State& state, const Spec& spec) {
           },
           paired);
       break;
+    case Pattern::LaggedRead:
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            op->enqueue(i);
+            if (!lagged->read(i)) ++bad_reads;
+          },
+          paired);
+      if (!lagged->finish()) ++bad_reads;
+      break;
     case Pattern::Print:
       stats = run_timed_steps(
           state, stream,
@@ -266,6 +321,7 @@ void add_patterns(Spec spec, bool (*keep)(Pattern)) {
       {Pattern::ScalarRead, "pageable"},
       {Pattern::ScalarRead, "pinned"},
       {Pattern::ScalarRead, "mapped"},
+      {Pattern::LaggedRead, ""},
       {Pattern::ScalarReadIdle, ""},
       {Pattern::Print, ""},
       {Pattern::BulkRead, "pageable"},
@@ -296,7 +352,8 @@ bool all_but_bulk(Pattern p) {
 // measures already).
 bool waits_only(Pattern p) {
   return p == Pattern::Async || p == Pattern::DeviceSync || p == Pattern::StreamSync ||
-         p == Pattern::EventSync || p == Pattern::EventQuery || p == Pattern::ScalarRead;
+         p == Pattern::EventSync || p == Pattern::EventQuery || p == Pattern::ScalarRead ||
+         p == Pattern::LaggedRead;
 }
 
 }  // namespace

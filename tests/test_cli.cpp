@@ -27,6 +27,7 @@ std::set<std::string> documented_core_matrix() {
                                           "ScalarRead/pageable",
                                           "ScalarRead/pinned",
                                           "ScalarRead/mapped",
+                                          "LaggedRead",
                                           "ScalarReadIdle",
                                           "Print"};
   const std::vector<std::string> bulk = {"BulkRead/pageable", "BulkRead/pinned"};
@@ -48,7 +49,7 @@ std::set<std::string> documented_core_matrix() {
   for (int us : {10, 100, 1000})
     for (const std::string p :
          {"Async", "DeviceSync", "StreamSync", "EventSync", "EventSync/blocking", "EventQuery",
-          "ScalarRead/pageable", "ScalarRead/pinned", "ScalarRead/mapped"})
+          "ScalarRead/pageable", "ScalarRead/pinned", "ScalarRead/mapped", "LaggedRead"})
       names.insert("SpinKernel/" + p + "/us:" + std::to_string(us) + "/manual_time");
   return names;
 }
