@@ -196,12 +196,12 @@ TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
 
 // LaggedRead waits for the step before the one it just queued, so the host's wait, its check and
 // its next cuBLAS call overlap the GPU's GEMM: the GPU no longer idles through them, as it does
-// after ScalarRead/pinned's wait. What stays is the copy's own cost on the GPU timeline. Over 6
-// processes on one H200 (bf16 n=8192, results/h200/lagged_read/): LaggedRead +11.9 to +13.7 us,
-// ScalarRead/pinned +36.9 to +69.5 us. A read of the step just queued (no lag) costs the latter
+// after ScalarRead/pinned's wait. What stays is the copy's own cost on the GPU timeline. Over 10
+// processes on two H200s (bf16 n=8192, results/h200/lagged_read/): LaggedRead +11.2 to +15.0 us,
+// ScalarRead/pinned +36.9 to +76.2 us. A read of the step just queued (no lag) costs the latter
 // in every process; a host hiccup over one row can cost a few us in one. Not judged on
 // SpinKernel: there the host's work after a wait is one launch, and the copy's cost (+8.5 to
-// +10.9 us after a 1 ms spin) is most of what the plain read costs (+12.4 to +25 us).
+// +11.0 us after a 1 ms spin) is most of what the plain read costs (+12.4 to +30.6 us).
 TEST(GpuPatterns, LaggedReadHidesTheWaitBehindAGemm) {
   SKIP_WITHOUT_GPU();
   const std::string args =
