@@ -19,12 +19,16 @@ std::uint32_t MappedScalar::publish(const void* src, std::size_t bytes, cudaStre
   if (bytes > kMaxBytes)
     throw std::invalid_argument("MappedScalar: " + std::to_string(bytes) + " bytes, at most " +
                                 std::to_string(kMaxBytes));
+  if (!last_awaited_)
+    throw std::logic_error("MappedScalar: publish before the wait for sequence number " +
+                           std::to_string(last_seq_) + " returned; the slot holds one value");
   last_seq_ = last_seq_ == UINT32_MAX ? 1 : last_seq_ + 1;
   launch_publish_kernel(src, bytes, device_slot_->value, &device_slot_->seq, last_seq_, stream);
+  last_awaited_ = false;
   return last_seq_;
 }
 
-void MappedScalar::wait(std::uint32_t seq, cudaStream_t stream) const {
+void MappedScalar::wait(std::uint32_t seq, cudaStream_t stream) {
   const std::uint32_t* word = &slot_.get()->seq;
   // Acquire: the value's bytes, stored before the number behind the kernel's system fence, are
   // read after it.
@@ -43,11 +47,12 @@ void MappedScalar::wait(std::uint32_t seq, cudaStream_t stream) const {
       continue;
     }
     CUDA_CHECK(status);
-    if (arrived()) return;
+    if (arrived()) break;
     throw std::runtime_error("MappedScalar: the stream ended and sequence number " +
                              std::to_string(seq) + " never arrived (the slot holds " +
                              std::to_string(__atomic_load_n(word, __ATOMIC_ACQUIRE)) + ")");
   }
+  if (seq == last_seq_) last_awaited_ = true;
 }
 
 }  // namespace sync_bench

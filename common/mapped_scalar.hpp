@@ -27,11 +27,13 @@ class MappedScalar {
   MappedScalar& operator=(const MappedScalar&) = delete;
 
   // Enqueues on `stream` the copy of `bytes` (at most kMaxBytes) of device memory at `src`, then
-  // a sequence number it has not published before; returns the number, for wait().
+  // a sequence number it has not published before; returns the number, for wait(). One publish
+  // at a time: the slot holds one value, so a publish before the wait for the last one has
+  // returned would overwrite it unread; that throws std::logic_error, and enqueues nothing.
   std::uint32_t publish(const void* src, std::size_t bytes, cudaStream_t stream);
   // Spins until the slot holds `seq`, after which value() holds the bytes published with it.
   // Throws when `stream` fails, or ends without `seq` having arrived.
-  void wait(std::uint32_t seq, cudaStream_t stream) const;
+  void wait(std::uint32_t seq, cudaStream_t stream);
   const std::byte* value() const { return slot_.get()->value; }
 
  private:
@@ -42,6 +44,7 @@ class MappedScalar {
   MappedHost<Slot> slot_;
   Slot* device_slot_ = nullptr;
   std::uint32_t last_seq_ = 0;  // 0: the slot's value before any publish
+  bool last_awaited_ = true;    // a wait for last_seq_ returned (or nothing was published)
 };
 
 }  // namespace sync_bench

@@ -278,6 +278,29 @@ TEST(GpuOps, MappedScalarWaitsForTheGpuAndReturnsWhatItWrote) {
                std::invalid_argument);
 }
 
+// The slot holds one value: a second publish before the wait for the first returned would
+// overwrite it unread, so it is refused, and enqueues nothing (the first value is still read).
+TEST(GpuOps, MappedScalarTakesOnePublishAtATime) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  DeviceBuffer<int> first(1), second(1);
+  launch_null_kernel(first.get(), 11, stream.get());
+  launch_null_kernel(second.get(), 22, stream.get());
+  MappedScalar mapped;
+  const std::uint32_t seq = mapped.publish(first.get(), sizeof(int), stream.get());
+  EXPECT_THROW(mapped.publish(second.get(), sizeof(int), stream.get()), std::logic_error);
+  mapped.wait(seq, stream.get());
+  int read = 0;
+  std::memcpy(&read, mapped.value(), sizeof read);
+  EXPECT_EQ(read, 11);
+  const std::uint32_t next = mapped.publish(second.get(), sizeof(int), stream.get());
+  EXPECT_NE(next, seq);
+  mapped.wait(next, stream.get());
+  std::memcpy(&read, mapped.value(), sizeof read);
+  EXPECT_EQ(read, 22);
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+}
+
 // A wait whose number never comes (here: never published, the stream idle) ends in an error once
 // the stream is found done, instead of spinning forever; and not before the stall check's time,
 // so that a wait for a long step makes no CUDA call. The error is the wait's own, not a CUDA
@@ -285,7 +308,7 @@ TEST(GpuOps, MappedScalarWaitsForTheGpuAndReturnsWhatItWrote) {
 TEST(GpuOps, MappedScalarThatNeverArrivesThrowsInsteadOfHanging) {
   SKIP_WITHOUT_GPU();
   Stream stream;
-  const MappedScalar mapped;
+  MappedScalar mapped;
   const auto start = std::chrono::steady_clock::now();
   std::string error;
   try {
