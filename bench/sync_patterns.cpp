@@ -108,15 +108,21 @@ class HostBuffer {
 // loss. Step i's element is copied into a pinned slot behind its op and an event recorded after
 // the copy; then the host waits for the previous step's copy only. Step i is queued on the GPU
 // while the host waits and checks, so the GPU does not idle through the host's work after a wait.
-// Two slots: a slot is written again only by the copy enqueued after the host has read it.
+// A slot is written again only by a copy enqueued after the host has read it. Three slots, not
+// two: a read that did not wait for its copy finds the slot's value of three reads before, in a
+// batch three steps before, whose GEMM output has the other sign, so the check catches it.
 class LaggedReader {
  public:
-  LaggedReader(const Op& op, cudaStream_t stream) : op_(op), stream_(stream) {}
+  LaggedReader(const Op& op, cudaStream_t stream) : op_(op), stream_(stream) {
+    if (op.probe_bytes() > kSlotBytes)
+      throw std::invalid_argument("LaggedRead: a " + std::to_string(op.probe_bytes()) +
+                                  "-byte element, slots of " + std::to_string(kSlotBytes));
+  }
 
   // Enqueues the read of `step` (whose op is enqueued), then waits for and checks the one before.
   // False when that one did not hold what its step wrote.
   bool read(std::int64_t step) {
-    const int slot = 1 - pending_slot_;
+    const int slot = (pending_slot_ + 1) % kSlots;
     CUDA_CHECK(cudaMemcpyAsync(slots_.get() + slot * kSlotBytes, op_.output() + op_.probe_offset(),
                                op_.probe_bytes(), cudaMemcpyDeviceToHost, stream_));
     CUDA_CHECK(cudaEventRecord(copied_[slot].get(), stream_));
@@ -135,12 +141,14 @@ class LaggedReader {
   }
 
  private:
-  static constexpr std::size_t kSlotBytes = 16;  // more than any op's probe element
+  static constexpr int kSlots = 3;
+  static constexpr std::size_t kSlotBytes = 16;
   const Op& op_;
   cudaStream_t stream_;
-  PinnedBuffer<std::byte> slots_{2 * kSlotBytes};
-  Event copied_[2] = {Event(cudaEventDisableTiming), Event(cudaEventDisableTiming)};
-  int pending_slot_ = 1;
+  PinnedBuffer<std::byte> slots_{kSlots * kSlotBytes};
+  Event copied_[kSlots] = {Event(cudaEventDisableTiming), Event(cudaEventDisableTiming),
+                           Event(cudaEventDisableTiming)};
+  int pending_slot_ = 0;
   std::optional<std::int64_t> pending_step_;
 };
 

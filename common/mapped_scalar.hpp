@@ -32,7 +32,8 @@ class MappedScalar {
   // returned would overwrite it unread; that throws std::logic_error, and enqueues nothing.
   std::uint32_t publish(const void* src, std::size_t bytes, cudaStream_t stream);
   // Spins until the slot holds `seq`, after which value() holds the bytes published with it.
-  // Throws when `stream` fails, or ends without `seq` having arrived.
+  // Throws when `stream` fails, or ends without `seq` having arrived; the last publish then counts
+  // as not waited for, so that every later publish throws too (the benchmark ends with the error).
   void wait(std::uint32_t seq, cudaStream_t stream);
   const std::byte* value() const { return slot_.get()->value; }
 
