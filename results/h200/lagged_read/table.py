@@ -68,7 +68,7 @@ def main():
     # The GPU timeline of call 3's anatomy pass: gaps between consecutive GPU activities.
     with tarfile.open("call3/lag3.tar.gz") as tar:
         timeline = json.load(tar.extractfile("lag3/timeline.json"))
-    print("## call3 anatomy (CUPTI; one pass of 16 steps a row): GPU gaps, median us")
+    print("## call3 anatomy (CUPTI; the kept pass of each row): GPU gaps, median us")
     print("(from the end of one GPU activity to the start of the next; activity: duration)\n")
     for b in timeline["benchmarks"]:
         if not b["name"].startswith(("BigGemm", "SpinKernel")):
@@ -82,7 +82,7 @@ def main():
                 lengths.setdefault(e["kind"], []).append(e["end_us"] - e["start_us"])
         text = ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in sorted(gaps.items()))
         text += "; " + ", ".join(f"{k} {statistics.median(v):.2f}" for k, v in lengths.items())
-        print(f"- {b['name']}: {text}")
+        print(f"- {b['name']} ({b['steps']} steps traced): {text}")
 
 
 if __name__ == "__main__":
