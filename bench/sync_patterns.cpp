@@ -16,6 +16,7 @@
 
 #include "bench_context.hpp"
 #include "families.hpp"
+#include "lagged_reader.hpp"
 #include "mapped_scalar.hpp"
 #include "names.hpp"
 #include "ops.hpp"
@@ -104,54 +105,6 @@ class HostBuffer {
   std::vector<std::byte> pageable_;
 };
 
-// LaggedRead's reads: the scalar read one step late, as a training loop prints the previous step's
-// loss. Step i's element is copied into a pinned slot behind its op and an event recorded after
-// the copy; then the host waits for the previous step's copy only. Step i is queued on the GPU
-// while the host waits and checks, so the GPU does not idle through the host's work after a wait.
-// A slot is written again only by a copy enqueued after the host has read it. Three slots, not
-// two: a read that did not wait for its copy finds the slot's value of three reads before, in a
-// batch three steps before, whose GEMM output has the other sign, so the check catches it.
-class LaggedReader {
- public:
-  LaggedReader(const Op& op, cudaStream_t stream) : op_(op), stream_(stream) {
-    if (op.probe_bytes() > kSlotBytes)
-      throw std::invalid_argument("LaggedRead: a " + std::to_string(op.probe_bytes()) +
-                                  "-byte element, slots of " + std::to_string(kSlotBytes));
-  }
-
-  // Enqueues the read of `step` (whose op is enqueued), then waits for and checks the one before.
-  // False when that one did not hold what its step wrote.
-  bool read(std::int64_t step) {
-    const int slot = (pending_slot_ + 1) % kSlots;
-    CUDA_CHECK(cudaMemcpyAsync(slots_.get() + slot * kSlotBytes, op_.output() + op_.probe_offset(),
-                               op_.probe_bytes(), cudaMemcpyDeviceToHost, stream_));
-    CUDA_CHECK(cudaEventRecord(copied_[slot].get(), stream_));
-    const bool ok = finish();
-    pending_slot_ = slot;
-    pending_step_ = step;
-    return ok;
-  }
-  // Waits for and checks the read still pending, if any.
-  bool finish() {
-    if (!pending_step_) return true;
-    CUDA_CHECK(cudaEventSynchronize(copied_[pending_slot_].get()));
-    const bool ok = op_.read_matches(slots_.get() + pending_slot_ * kSlotBytes, *pending_step_);
-    pending_step_.reset();
-    return ok;
-  }
-
- private:
-  static constexpr int kSlots = 3;
-  static constexpr std::size_t kSlotBytes = 16;
-  const Op& op_;
-  cudaStream_t stream_;
-  PinnedBuffer<std::byte> slots_{kSlots * kSlotBytes};
-  Event copied_[kSlots] = {Event(cudaEventDisableTiming), Event(cudaEventDisableTiming),
-                           Event(cudaEventDisableTiming)};
-  int pending_slot_ = 0;
-  std::optional<std::int64_t> pending_step_;
-};
-
 std::unique_ptr<Op> make_op(const Spec& spec, BenchContext& ctx) {
   if (spec.workload == Workload::NullKernel) return std::make_unique<NullKernelOp>(ctx.stream());
   if (spec.workload == Workload::SpinKernel)
@@ -168,8 +121,13 @@ void run(benchmark::State& state, const Spec& spec) {
   HostBuffer host(spec.variant == "pinned", bulk ? op->output_bytes() : 16);
   std::optional<MappedScalar> mapped_slot;
   if (mapped) mapped_slot.emplace();
+  // LaggedRead's reads (lagged_reader.hpp): the probe element one step late.
   std::optional<LaggedReader> lagged;
-  if (spec.pattern == Pattern::LaggedRead) lagged.emplace(*op, stream);
+  if (spec.pattern == Pattern::LaggedRead)
+    lagged.emplace(
+        op->output() + op->probe_offset(), op->probe_bytes(),
+        [&op](const std::byte* bytes, std::int64_t step) { return op->read_matches(bytes, step); },
+        stream);
   const std::size_t read_offset = bulk ? 0 : op->probe_offset();
   const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
   const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);

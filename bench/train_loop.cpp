@@ -7,6 +7,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,13 +16,14 @@
 #include "bench_context.hpp"
 #include "families.hpp"
 #include "graphs_kernels.cuh"
+#include "lagged_reader.hpp"
 #include "names.hpp"
 #include "step_loop.hpp"
 
 namespace sync_bench {
 namespace {
 
-enum class Pattern { Async, ItemEveryStep, ReadEveryN, GraphReadEveryN };
+enum class Pattern { Async, ItemEveryStep, LaggedItem, ReadEveryN, GraphReadEveryN };
 
 struct Spec {
   Pattern pattern;
@@ -32,8 +35,8 @@ const std::vector<int> kSizes = {512, 1024};
 constexpr int kReadEvery = 100;
 
 const char* pattern_name(Pattern p) {
-  constexpr std::array<const char*, 4> names = {"Async", "ItemEveryStep", "ReadEveryN",
-                                                "GraphReadEveryN"};
+  constexpr std::array<const char*, 5> names = {"Async", "ItemEveryStep", "LaggedItem",
+                                                "ReadEveryN", "GraphReadEveryN"};
   return names[static_cast<int>(p)];
 }
 
@@ -66,6 +69,17 @@ void run(benchmark::State& state, const Spec& spec) {
     CUDA_CHECK(cudaStreamSynchronize(stream));
     if (!state_matches(*host.get(), i + 1, loss)) ++bad_reads;
   };
+  // The previous step's loss, printed while this step runs (lagged_reader.hpp).
+  std::optional<LaggedReader> lagged;
+  if (spec.pattern == Pattern::LaggedItem)
+    lagged.emplace(
+        reinterpret_cast<const std::byte*>(mlp.state()), sizeof(LossState),
+        [loss](const std::byte* bytes, std::int64_t i) {
+          LossState s;
+          std::memcpy(&s, bytes, sizeof(s));
+          return state_matches(s, i + 1, loss);
+        },
+        stream);
 
   // Every pattern but Async is paired with Async: the same steps (eager or replayed) unread.
   // Every step index runs exactly one train step, baseline or not, so reads stay checkable.
@@ -88,6 +102,16 @@ void run(benchmark::State& state, const Spec& spec) {
             read(i);
           },
           paired);
+      break;
+    case Pattern::LaggedItem:  // loss.item() of the step before: the host stays a step ahead
+      stats = run_timed_steps(
+          state, stream,
+          [&](std::int64_t i) {
+            train_step();
+            if (!lagged->read(i)) ++bad_reads;
+          },
+          paired);
+      if (!lagged->finish()) ++bad_reads;
       break;
     case Pattern::ReadEveryN:         // the loss summed on the device, read every kReadEvery steps;
     case Pattern::GraphReadEveryN: {  // the same with the step replayed from a CUDA graph
@@ -119,8 +143,8 @@ void run(benchmark::State& state, const Spec& spec) {
 
 void register_train_loop() {
   for (int n : kSizes)
-    for (Pattern p :
-         {Pattern::Async, Pattern::ItemEveryStep, Pattern::ReadEveryN, Pattern::GraphReadEveryN}) {
+    for (Pattern p : {Pattern::Async, Pattern::ItemEveryStep, Pattern::LaggedItem,
+                      Pattern::ReadEveryN, Pattern::GraphReadEveryN}) {
       const Spec spec{p, n};
       const std::string bench =
           bench_name({"TrainLoop", pattern_name(p), name(kDtype), name(Backend::cublas)},

@@ -195,7 +195,8 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
   expect_all_ran("TrainLoop");
   const Rows& rows = family_rows("TrainLoop");
   for (const auto& [name, b] : rows) EXPECT_GT(b.value("TFLOPS", 0.0), 0.0) << name;
-  int inverted = 0;  // sizes whose ItemEveryStep overhead is not over ReadEveryN's
+  int inverted = 0;           // sizes whose ItemEveryStep overhead is not over ReadEveryN's
+  int lagged_not_hidden = 0;  // sizes whose LaggedItem overhead is not under half ItemEveryStep's
   std::string figures;
   for (const std::string n : {"512", "1024"}) {
     const std::string config = "/bf16/cublas/n:" + n;
@@ -213,7 +214,12 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
     const double item_overhead = counter(rows, item, "overhead_us");
     EXPECT_GT(item_overhead, 1.0) << n << ": a read every step waits for every step";
     if (item_overhead <= counter(rows, every_n, "overhead_us")) ++inverted;
-    figures += paired_figures(rows, item) + "\n" + paired_figures(rows, every_n) + "\n";
+    // The previous step's loss: one wait a step too, for a copy the GPU has mostly done by then.
+    const std::string lagged = "TrainLoop/LaggedItem" + config;
+    EXPECT_NEAR(counter(rows, lagged, "syncs_per_step"), 1.0, 0.01) << n;
+    if (counter(rows, lagged, "overhead_us") >= 0.5 * item_overhead) ++lagged_not_hidden;
+    figures += paired_figures(rows, item) + "\n" + paired_figures(rows, every_n) + "\n" +
+               paired_figures(rows, lagged) + "\n";
     const double graph = time_us(rows, "TrainLoop/GraphReadEveryN" + config + "/n_read:100");
     EXPECT_LE(graph, 1.1 * time_us(rows, every_n))
         << n << ": a replayed step should not be slower than eager";
@@ -223,6 +229,10 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
   // (10.1 against 11.8 us, results/h100/acceptance/call3), which this does not call a failure.
   EXPECT_LT(inverted, 2) << "a read every step should cost more than one every 100 steps\n"
                          << figures;
+  // The host waits and checks while the GPU runs the step it just queued: PROVISIONAL bound.
+  EXPECT_EQ(lagged_not_hidden, 0) << "a read one step late should cost under half a read of the "
+                                     "step just queued\n"
+                                  << figures;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda_resources.hpp"
@@ -21,6 +22,7 @@
 #include "gemm.hpp"
 #include "gpu_guard.hpp"
 #include "injected_cost.hpp"
+#include "lagged_reader.hpp"
 #include "mapped_scalar.hpp"
 #include "measure_config.hpp"
 #include "ops.hpp"
@@ -345,6 +347,45 @@ TEST(GpuOps, MappedScalarWaitPastTheStallCheckLeavesNoErrorBehind) {
   EXPECT_EQ(cudaStreamQuery(stream.get()), cudaErrorNotReady);
   EXPECT_EQ(cudaGetLastError(), cudaSuccess);
   CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+}
+
+// LaggedRead's and TrainLoop/LaggedItem's reader: read(i) queues step i's copy and waits for step
+// i-1's only, so it returns while step i (a 5 ms spin) still holds the GPU; each step is checked
+// once, in order, on what that step wrote; finish() checks the last; a failed check is reported.
+TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  DeviceBuffer<int> out(1);
+  std::vector<std::pair<std::int64_t, int>> checked;
+  LaggedReader reader(
+      reinterpret_cast<const std::byte*>(out.get()), sizeof(int),
+      [&](const std::byte* bytes, std::int64_t step) {
+        int value = 0;
+        std::memcpy(&value, bytes, sizeof value);
+        checked.emplace_back(step, value);
+        return value != 103;  // step 2's value stands for a read that went wrong
+      },
+      stream.get());
+  std::vector<bool> results;
+  for (std::int64_t step = 0; step < 4; ++step) {
+    launch_spin_kernel(5'000'000, stream.get(), out.get(), 101 + static_cast<int>(step));
+    results.push_back(reader.read(step));
+    EXPECT_EQ(cudaStreamQuery(stream.get()), cudaErrorNotReady)
+        << "read(" << step << ") waited for its own step";
+  }
+  EXPECT_EQ(checked.size(), 3u) << "the last step is still pending";
+  EXPECT_TRUE(reader.finish());
+  EXPECT_TRUE(reader.finish()) << "nothing pending: nothing checked";
+  const std::vector<std::pair<std::int64_t, int>> expected = {
+      {0, 101}, {1, 102}, {2, 103}, {3, 104}};
+  EXPECT_EQ(checked, expected);
+  EXPECT_EQ(results, (std::vector<bool>{true, true, true, false}))
+      << "read(3) reports step 2's failed check";
+  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+  EXPECT_THROW(LaggedReader(
+                   reinterpret_cast<const std::byte*>(out.get()), 0,
+                   [](const std::byte*, std::int64_t) { return true; }, stream.get()),
+               std::invalid_argument);
 }
 
 TEST(GpuOps, EveryGemmValidatesAndAlternatesSign) {

@@ -48,6 +48,7 @@ std::set<std::string> documented_matrix() {
     const std::string config = "/bf16/cublas/n:" + n;
     add("TrainLoop/Async" + config);
     add("TrainLoop/ItemEveryStep" + config);
+    add("TrainLoop/LaggedItem" + config);
     add("TrainLoop/ReadEveryN" + config + "/n_read:100");
     add("TrainLoop/GraphReadEveryN" + config + "/n_read:100");
   }
