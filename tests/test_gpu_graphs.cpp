@@ -196,7 +196,7 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
   const Rows& rows = family_rows("TrainLoop");
   for (const auto& [name, b] : rows) EXPECT_GT(b.value("TFLOPS", 0.0), 0.0) << name;
   int inverted = 0;           // sizes whose ItemEveryStep overhead is not over ReadEveryN's
-  int lagged_not_hidden = 0;  // sizes whose LaggedItem overhead is not under half ItemEveryStep's
+  int lagged_not_hidden = 0;  // sizes whose LaggedItem overhead is not under 3/4 of ItemEveryStep's
   std::string figures;
   for (const std::string n : {"512", "1024"}) {
     const std::string config = "/bf16/cublas/n:" + n;
@@ -217,7 +217,7 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
     // The previous step's loss: one wait a step too, for a copy the GPU has mostly done by then.
     const std::string lagged = "TrainLoop/LaggedItem" + config;
     EXPECT_NEAR(counter(rows, lagged, "syncs_per_step"), 1.0, 0.01) << n;
-    if (counter(rows, lagged, "overhead_us") >= 0.5 * item_overhead) ++lagged_not_hidden;
+    if (counter(rows, lagged, "overhead_us") >= 0.75 * item_overhead) ++lagged_not_hidden;
     figures += paired_figures(rows, item) + "\n" + paired_figures(rows, every_n) + "\n" +
                paired_figures(rows, lagged) + "\n";
     const double graph = time_us(rows, "TrainLoop/GraphReadEveryN" + config + "/n_read:100");
@@ -229,9 +229,13 @@ TEST(GpuGraphs, TrainLoopPaysForEveryItem) {
   // (10.1 against 11.8 us, results/h100/acceptance/call3), which this does not call a failure.
   EXPECT_LT(inverted, 2) << "a read every step should cost more than one every 100 steps\n"
                          << figures;
-  // The host waits and checks while the GPU runs the step it just queued: PROVISIONAL bound.
-  EXPECT_EQ(lagged_not_hidden, 0) << "a read one step late should cost under half a read of the "
-                                     "step just queued\n"
+  // The host waits and checks while the GPU runs the step it just queued. Over 6 processes on an
+  // H200 (results/h200/lagged_item/) LaggedItem cost 0.25-0.61 of ItemEveryStep's overhead at
+  // n=512 and 0.29-0.50 at n=1024: the copy and the host's three calls stay. A read that waited
+  // for the step just queued costs what ItemEveryStep does, at both sizes; one size is let off,
+  // as above, for a slow stretch of the host.
+  EXPECT_LT(lagged_not_hidden, 2) << "a read one step late should cost under 3/4 of a read of "
+                                     "the step just queued\n"
                                   << figures;
 }
 
