@@ -13,7 +13,8 @@ import tarfile
 # (call, tarball, process files in it)
 SETS = [("call1", "call1/tl_logs.tar.gz", r"tl/p\d+\.json"),
         ("call2", "call2/tl_logs.tar.gz", r"tl/p\d+\.json"),
-        ("call2 at 1 s", "call2/tl_logs.tar.gz", r"tl/long\d+\.json")]
+        ("call2 at 1 s", "call2/tl_logs.tar.gz", r"tl/long\d+\.json"),
+        ("call3", "call3/tl_logs.tar.gz", r"tl/p\d+\.json")]
 PATTERNS = ["ItemEveryStep", "LaggedItem", "ReadEveryN"]
 
 
