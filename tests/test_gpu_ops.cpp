@@ -352,7 +352,7 @@ TEST(GpuOps, MappedScalarWaitPastTheStallCheckLeavesNoErrorBehind) {
 // LaggedRead's and TrainLoop/LaggedItem's reader: read(i) queues step i's copy and waits for step
 // i-1's only, so it returns while step i (a 5 ms spin) still holds the GPU; each step is checked
 // once, in order, on what that step wrote; finish() checks the last; a failed check is reported.
-// This is the test of the wait: TrainLoop/LaggedItem's host-bound step lets each copy land before
+// It tests the wait on its own: TrainLoop/LaggedItem's host-bound step lets each copy land before
 // the host looks, so a reader without its wait passed there (results/h200/lagged_item/).
 TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
   SKIP_WITHOUT_GPU();
