@@ -26,13 +26,16 @@ grep -qF "($count benchmarks," "$root/scripts/ci_regress.sh" ||
   fail "ci_regress.sh's comment does not give the default set's size ($count benchmarks)"
 
 for left_out in 'NullKernel/EventSync/blocking/' 'NullKernel/Print/' 'SmallGemm/BulkRead/pageable/' \
-  'Overlap/DoubleBuffer/' 'TrainLoop/ItemEveryStep/bf16/cublas/n:512/' 'TrainLoop/LaggedItem/' \
+  'Overlap/DoubleBuffer/' 'TrainLoop/ItemEveryStep/bf16/cublas/n:512/' \
+  'TrainLoop/LaggedItem/bf16/cublas/n:1024/' 'NullKernel/LaggedRead' 'SmallGemm/LaggedRead/' \
+  'BigGemm/LaggedRead/' 'SpinKernel/LaggedRead/' \
   'SmallGemm/Print/' 'SmallGemm/ScalarRead/pageable/' 'HostCopy/H2D/' 'BigGemm/Async/' \
   'GraphReplay/Replay/null_kernel/k:100/' 'DataDependent/DeviceSized/elements:8388608/'; do
   grep -qF "$left_out" <<<"$all" || fail "no $left_out among sync_bench's benchmarks"
   ! grep -qF "$left_out" <<<"$gated" || fail "$left_out is in the default set"
 done
 for kept in 'SpinKernel/DeviceSync/us:1000/' 'TrainLoop/ItemEveryStep/bf16/cublas/n:1024/' \
+  'TrainLoop/LaggedItem/bf16/cublas/n:512/' \
   'TrainLoop/Async/' 'TrainLoop/ReadEveryN/' 'TrainLoop/GraphReadEveryN/' \
   'NullKernel/DeviceSync/' 'BigGemm/DeviceSync/bf16/cublas/n:4096/' 'SpinKernel/DeviceSync/us:10/' \
   'SpinKernel/ScalarRead/pinned/us:10/' 'SmallGemm/ScalarRead/pinned/' 'HostCopy/D2H/' \
