@@ -58,7 +58,7 @@
 # 35-55), its overhead 3.8-4.9 us in every call, no false alarm in 30 ordered pairs of calls, +10%
 # host caught in each of 4. Left out: LaggedItem at n=1024, where host and GPU take about as long
 # (38-40 us of GPU a step, 36-56 of host): its overhead read 8.8 us in a call whose host was the
-# faster, 5.2-5.7 elsewhere, and 5.6 to 9.0 between two runs minutes apart on one machine; the
+# faster, 5.2-5.7 elsewhere, and 5.6 then 9.0 in two runs 20 s apart on one machine; the
 # LaggedRead rows after a GEMM the GPU sets (BigGemm, SpinKernel at 1000 us), whose queued step
 # hides a host cost (+10% host moved them -3.6% to +14.2%: caught in 0 of 3 calls); SmallGemm's,
 # which let +1 us and +10% host through in 1 of 3 calls (+0.28 and +0.86 us against limits of 0.88
