@@ -53,9 +53,9 @@
 # GPU time itself (gpu_busy_us) moved 1.8% between the calls, and its median 2.1%, more than the
 # 2.3-2.7% spread of its 10 processes in a call allows for a median; over 18 H200 calls its call
 # medians spanned 2.3%. Its 64M step (0.5%) stays, and its 1M step, host-bound and never gated,
-# went with it. Of the lagged reads, TrainLoop/LaggedItem at n=512 is in, after six calls on six
+# went with it. Of the lagged reads, TrainLoop/LaggedItem at n=512 is in, after seven calls on seven
 # H200s (results/h200/lagged_gate/): its step is the host's (the GPU's 23-25 us under the host's
-# 35-55), its overhead 3.8-4.9 us in every call, no false alarm in 30 ordered pairs of calls, +10%
+# 35-55), its overhead 3.8-4.9 us in every call, no false alarm in 42 ordered pairs of calls, +10%
 # host caught in each of 4. Left out: LaggedItem at n=1024, where host and GPU take about as long
 # (38-40 us of GPU a step, 36-56 of host): its overhead read 8.8 us in a call whose host was the
 # faster, 5.2-5.7 elsewhere, and 5.6 then 9.0 in two runs 20 s apart on one machine; the

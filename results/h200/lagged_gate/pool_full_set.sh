@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole default set's clean runs of calls 3-6 against each other and against each of the 42
+# The whole default set's clean runs of calls 3-7 against each other and against each of the 42
 # earlier H200 gate calls' clean runs (results/h200/current_713c480f/pool42_calls.txt), both ways,
 # every run cut to scripts/ci_regress.sh's DEFAULT_FILTER as results/h200/gate_pool/pool.sh cuts it.
 set -uo pipefail
@@ -9,10 +9,10 @@ before_counter="^(?!SpinKernel/(DeviceSync|ScalarRead/pinned)/us:10/)(?:$filter)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 here=results/h200/lagged_gate
 new=()
-for c in 3 4 5 6; do
+for c in 3 4 5 6 7; do
   f=$here/call$c/clean.json
   [ $c = 3 ] && f=$here/call3/full_clean.json
-  [ $c = 6 ] && f=$here/call6/new.json  # scripts/ci_regress.sh's OUT
+  [ $c -ge 6 ] && f=$here/call$c/new.json  # scripts/ci_regress.sh's OUT
   mkdir -p $work/lagged_gate-call$c
   $summary merge --filter="$filter" --output=$work/lagged_gate-call$c/clean.json $f 2>/dev/null || exit 2
   new+=($work/lagged_gate-call$c)
