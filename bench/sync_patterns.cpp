@@ -120,14 +120,15 @@ void run(benchmark::State& state, const Spec& spec) {
   const bool mapped = spec.variant == "mapped";
   HostBuffer host(spec.variant == "pinned", bulk ? op->output_bytes() : 16);
   std::optional<MappedScalar> mapped_slot;
-  if (mapped) mapped_slot.emplace();
-  // LaggedRead's reads (lagged_reader.hpp): the probe element one step late.
+  if (mapped && spec.pattern == Pattern::ScalarRead) mapped_slot.emplace();
+  // LaggedRead's reads (lagged_reader.hpp): the probe element one step late, copied or (mapped)
+  // published by a kernel.
   std::optional<LaggedReader> lagged;
   if (spec.pattern == Pattern::LaggedRead)
     lagged.emplace(
         op->output() + op->probe_offset(), op->probe_bytes(),
         [&op](const std::byte* bytes, std::int64_t step) { return op->read_matches(bytes, step); },
-        stream);
+        stream, mapped ? LaggedReader::Transport::mapped : LaggedReader::Transport::copy);
   const std::size_t read_offset = bulk ? 0 : op->probe_offset();
   const std::size_t read_bytes = bulk ? op->output_bytes() : op->probe_bytes();
   const std::byte* checked = host.get() + (bulk ? op->probe_offset() : 0);
@@ -288,6 +289,7 @@ void add_patterns(Spec spec, bool (*keep)(Pattern)) {
       {Pattern::ScalarRead, "pinned"},
       {Pattern::ScalarRead, "mapped"},
       {Pattern::LaggedRead, ""},
+      {Pattern::LaggedRead, "mapped"},
       {Pattern::ScalarReadIdle, ""},
       {Pattern::Print, ""},
       {Pattern::BulkRead, "pageable"},

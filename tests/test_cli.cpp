@@ -28,6 +28,7 @@ std::set<std::string> documented_core_matrix() {
                                           "ScalarRead/pinned",
                                           "ScalarRead/mapped",
                                           "LaggedRead",
+                                          "LaggedRead/mapped",
                                           "ScalarReadIdle",
                                           "Print"};
   const std::vector<std::string> bulk = {"BulkRead/pageable", "BulkRead/pinned"};
@@ -49,7 +50,8 @@ std::set<std::string> documented_core_matrix() {
   for (int us : {10, 100, 1000})
     for (const std::string p :
          {"Async", "DeviceSync", "StreamSync", "EventSync", "EventSync/blocking", "EventQuery",
-          "ScalarRead/pageable", "ScalarRead/pinned", "ScalarRead/mapped", "LaggedRead"})
+          "ScalarRead/pageable", "ScalarRead/pinned", "ScalarRead/mapped", "LaggedRead",
+          "LaggedRead/mapped"})
       names.insert("SpinKernel/" + p + "/us:" + std::to_string(us) + "/manual_time");
   return names;
 }

@@ -354,8 +354,7 @@ TEST(GpuOps, MappedScalarWaitPastTheStallCheckLeavesNoErrorBehind) {
 // once, in order, on what that step wrote; finish() checks the last; a failed check is reported.
 // It tests the wait on its own: TrainLoop/LaggedItem's host-bound step lets each copy land before
 // the host looks, so a reader without its wait passed there (results/h200/lagged_item/).
-TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
-  SKIP_WITHOUT_GPU();
+void expect_each_step_checked_one_step_late(LaggedReader::Transport transport) {
   Stream stream;
   DeviceBuffer<int> out(1);
   std::vector<std::pair<std::int64_t, int>> checked;
@@ -367,7 +366,7 @@ TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
         checked.emplace_back(step, value);
         return value != 103;  // step 2's value stands for a read that went wrong
       },
-      stream.get());
+      stream.get(), transport);
   std::vector<bool> results;
   for (std::int64_t step = 0; step < 4; ++step) {
     launch_spin_kernel(5'000'000, stream.get(), out.get(), 101 + static_cast<int>(step));
@@ -386,7 +385,25 @@ TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
   CUDA_CHECK(cudaStreamSynchronize(stream.get()));
   EXPECT_THROW(LaggedReader(
                    reinterpret_cast<const std::byte*>(out.get()), 0,
-                   [](const std::byte*, std::int64_t) { return true; }, stream.get()),
+                   [](const std::byte*, std::int64_t) { return true; }, stream.get(), transport),
+               std::invalid_argument);
+}
+
+TEST(GpuOps, LaggedReaderChecksEachStepOneStepLate) {
+  SKIP_WITHOUT_GPU();
+  expect_each_step_checked_one_step_late(LaggedReader::Transport::copy);
+}
+
+// LaggedRead/mapped's: the same reads through MappedScalar's publish kernel, one a slot; and no
+// more bytes than a MappedScalar holds.
+TEST(GpuOps, MappedLaggedReaderChecksEachStepOneStepLate) {
+  SKIP_WITHOUT_GPU();
+  expect_each_step_checked_one_step_late(LaggedReader::Transport::mapped);
+  DeviceBuffer<std::byte> big(MappedScalar::kMaxBytes + 1);
+  EXPECT_THROW(LaggedReader(
+                   big.get(), MappedScalar::kMaxBytes + 1,
+                   [](const std::byte*, std::int64_t) { return true; }, nullptr,
+                   LaggedReader::Transport::mapped),
                std::invalid_argument);
 }
 
