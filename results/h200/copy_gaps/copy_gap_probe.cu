@@ -42,15 +42,15 @@
       std::exit(1);                                                             \
     }                                                                           \
   } while (0)
-#define CHECK_CUPTI(call)                                                                    \
-  do {                                                                                       \
-    CUptiResult r_ = (call);                                                                 \
-    if (r_ != CUPTI_SUCCESS) {                                                               \
-      const char* s_ = nullptr;                                                              \
-      cuptiGetResultString(r_, &s_);                                                         \
+#define CHECK_CUPTI(call)                                                                \
+  do {                                                                                   \
+    CUptiResult r_ = (call);                                                             \
+    if (r_ != CUPTI_SUCCESS) {                                                           \
+      const char* s_ = nullptr;                                                          \
+      cuptiGetResultString(r_, &s_);                                                     \
       std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, s_ ? s_ : "?"); \
-      std::exit(1);                                                                          \
-    }                                                                                        \
+      std::exit(1);                                                                      \
+    }                                                                                    \
   } while (0)
 
 __global__ void spin(unsigned long long ns) {
@@ -73,13 +73,14 @@ constexpr int kReps = 24;
 constexpr int kGemmReps = 4;  // n=8192 bf16 runs about 1.5 ms: 4 fit behind the spin's queue
 constexpr std::size_t kSmallBytes = 4;
 constexpr std::size_t kLargeMemsetBytes = 1u << 20;
-constexpr std::size_t kWorkspaceBytes = 32u << 20;  // what sync_bench gives cuBLAS (common/gemm.cpp)
+constexpr std::size_t kWorkspaceBytes = 32u
+                                        << 20;  // what sync_bench gives cuBLAS (common/gemm.cpp)
 
 struct Resources {
   cudaStream_t stream = nullptr;
   cudaEvent_t marker = nullptr;  // the event a sequence's "event" records (LaggedRead's copied_)
   cudaEvent_t begin = nullptr, end = nullptr;
-  void* host = nullptr;  // pinned
+  void* host = nullptr;        // pinned
   int* mapped_slot = nullptr;  // mapped pinned, as the device sees it
   int mapped_seq = 0;
   void* device_a = nullptr;
@@ -219,19 +220,21 @@ const CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
                                      CUPTI_ACTIVITY_KIND_MEMCPY, CUPTI_ACTIVITY_KIND_MEMSET};
 
 // One traced pass of a sequence: the gaps between consecutive GPU operations, by pair of kinds.
-std::map<std::string, std::vector<double>> traced_gaps(Resources& r, const std::string& sequence,
-                                                       std::map<std::string, std::uint64_t>* bytes) {
+std::map<std::string, std::vector<double>> traced_gaps(
+    Resources& r, const std::string& sequence, std::map<std::string, std::uint64_t>* bytes) {
   g_activities.clear();
   for (CUpti_ActivityKind k : kKinds) CHECK_CUPTI(cuptiActivityEnable(k));
   run_sequence(r, sequence);
   for (CUpti_ActivityKind k : kKinds) CHECK_CUPTI(cuptiActivityDisable(k));
   CHECK_CUPTI(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   if (g_dropped) {
-    std::fprintf(stderr, "CUPTI dropped %llu records\n", static_cast<unsigned long long>(g_dropped));
+    std::fprintf(stderr, "CUPTI dropped %llu records\n",
+                 static_cast<unsigned long long>(g_dropped));
     std::exit(1);
   }
   std::vector<Activity> a = g_activities;
-  std::sort(a.begin(), a.end(), [](const Activity& x, const Activity& y) { return x.start < y.start; });
+  std::sort(a.begin(), a.end(),
+            [](const Activity& x, const Activity& y) { return x.start < y.start; });
   std::map<std::string, std::vector<double>> gaps;
   for (std::size_t i = 0; i + 1 < a.size(); ++i) {
     if (a[i].kind == "spin") continue;  // the first gap after the spin is the queue's start
@@ -274,14 +277,32 @@ int main(int argc, char** argv) {
   CHECK_CUPTI(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed));
 
   // Each row adds one operation to a reference row; their difference is that operation's cost.
-  const std::vector<std::string> sequences = {
-      "kernel",          "kernel,kernel",   "d2h,kernel",       "d2h,event,kernel",
-      "kernel,memset",   "d2h,memset",      "d2h,event,memset", "h2d,memset",
-      "d2d,memset",      "memset",          "d2h",              "d2h,kernel,memset",
-      "memset,memset",   "kernel,memset1M",
-      "d2h,memset1M",    "kernel,gemm512",  "d2h,gemm512",      "gemm512",
-      "kernel,gemm8192", "d2h,gemm8192",    "d2h,event,gemm8192", "gemm8192",
-      "mapped",          "mapped,kernel",   "mapped,gemm512",   "mapped,gemm8192"};
+  const std::vector<std::string> sequences = {"kernel",
+                                              "kernel,kernel",
+                                              "d2h,kernel",
+                                              "d2h,event,kernel",
+                                              "kernel,memset",
+                                              "d2h,memset",
+                                              "d2h,event,memset",
+                                              "h2d,memset",
+                                              "d2d,memset",
+                                              "memset",
+                                              "d2h",
+                                              "d2h,kernel,memset",
+                                              "memset,memset",
+                                              "kernel,memset1M",
+                                              "d2h,memset1M",
+                                              "kernel,gemm512",
+                                              "d2h,gemm512",
+                                              "gemm512",
+                                              "kernel,gemm8192",
+                                              "d2h,gemm8192",
+                                              "d2h,event,gemm8192",
+                                              "gemm8192",
+                                              "mapped",
+                                              "mapped,kernel",
+                                              "mapped,gemm512",
+                                              "mapped,gemm8192"};
 
   for (const std::string& s : sequences)  // warm-up: cuBLAS's heuristics, the module loads
     run_sequence(r, s);
@@ -304,7 +325,8 @@ int main(int argc, char** argv) {
     std::printf("untraced %-20s %9.3f (%.3f-%.3f)\n", s.c_str(), quantile(per_rep[s], 0.5),
                 quantile(per_rep[s], 0.1), quantile(per_rep[s], 0.9));
 
-  std::printf("# traced (CUPTI, one pass): gap us from an operation's end to the next one's start\n");
+  std::printf(
+      "# traced (CUPTI, one pass): gap us from an operation's end to the next one's start\n");
   for (const std::string& s : sequences) {
     std::map<std::string, std::uint64_t> bytes;
     const auto gaps = traced_gaps(r, s, &bytes);
