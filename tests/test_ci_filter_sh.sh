@@ -27,8 +27,8 @@ grep -qF "($count benchmarks," "$root/scripts/ci_regress.sh" ||
 
 for left_out in 'NullKernel/EventSync/blocking/' 'NullKernel/Print/' 'SmallGemm/BulkRead/pageable/' \
   'Overlap/DoubleBuffer/' 'TrainLoop/ItemEveryStep/bf16/cublas/n:512/' \
-  'TrainLoop/LaggedItem/bf16/cublas/n:1024/' 'NullKernel/LaggedRead' 'SmallGemm/LaggedRead/' \
-  'BigGemm/LaggedRead/' 'SpinKernel/LaggedRead/' \
+  'TrainLoop/LaggedItem/bf16/cublas/n:1024/' 'TrainLoop/LaggedItem/mapped/' 'NullKernel/LaggedRead' \
+  'SmallGemm/LaggedRead/' 'BigGemm/LaggedRead/' 'SpinKernel/LaggedRead/' \
   'SmallGemm/Print/' 'SmallGemm/ScalarRead/pageable/' 'HostCopy/H2D/' 'BigGemm/Async/' \
   'GraphReplay/Replay/null_kernel/k:100/' 'DataDependent/DeviceSized/elements:8388608/'; do
   grep -qF "$left_out" <<<"$all" || fail "no $left_out among sync_bench's benchmarks"

@@ -49,6 +49,7 @@ std::set<std::string> documented_matrix() {
     add("TrainLoop/Async" + config);
     add("TrainLoop/ItemEveryStep" + config);
     add("TrainLoop/LaggedItem" + config);
+    add("TrainLoop/LaggedItem/mapped" + config);
     add("TrainLoop/ReadEveryN" + config + "/n_read:100");
     add("TrainLoop/GraphReadEveryN" + config + "/n_read:100");
   }
