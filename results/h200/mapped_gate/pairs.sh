@@ -12,12 +12,12 @@ for a in "${calls[@]}"; do
   for b in "${calls[@]}"; do
     for run in clean host1us host10 gpu10; do
       [ "$a" = "$b" ] && [ "$run" = clean ] && continue
-      "$S" compare "${a}clean.json" "${b}$run.json" |
-        awk -v pair="${a%/} clean -> ${b%/} $run" '
-          /^(NullKernel|SmallGemm|BigGemm|SpinKernel|TrainLoop)\// {
-            verdict = $NF; change = ""; limit = ""
-            for (i = 1; i <= NF; ++i) if ($i ~ /^[+-][0-9.]+%$/) { change = $i; limit = $(i + 1) }
-            printf "%-28s %-48s %9s limit %7s  %s\n", pair, $1, change, limit, verdict
+      "$S" compare --format=csv "${a}clean.json" "${b}$run.json" |
+        awk -F, -v pair="${a%/} clean -> ${b%/} $run" '
+          NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+          {
+            printf "%-28s %-48s %+8.1f%% limit %7.3f  %s\n", pair, $col["benchmark"],
+              $col["change_pct"], $col["limit"], $col["verdict"]
           }'
     done
   done
