@@ -270,9 +270,9 @@ inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
 
 // The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run
 // back to back however slowly the host submits them; the best of two tries. The spin lasts at
-// least 2 ms and three times what the host took per step in the timed batches; a try in which the
-// host took more than half of it to queue the steps does not count (the GPU may have waited for
-// the host). NaN when no try counts.
+// least 2 ms and three times host_seconds_per_step (what the host took per step of `work` in the
+// timed batches); a try in which the host took more than half of it to queue the steps does not
+// count (the GPU may have waited for the host). NaN when no try counts.
 template <class Work>
 double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch,
                       double host_seconds_per_step) {
@@ -419,7 +419,13 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
       cost.pay();
       gpu_work(s);
     };
-    stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, stats.batch, stats.host);
+    // The spin must outlast the host's queueing of the probed work. A paired benchmark's is its
+    // baseline's op, queued in the baseline's host time, and the injected cost, which a probed
+    // step pays and a baseline step does not. The pattern's host time includes its waits (21.6 ms
+    // a step for an fp32 n=8192 GEMM and a sync, whose GEMM is queued in 18 us on an H200): a
+    // spin sized by it held the GPU idle for half a second in every such row.
+    const double queue_seconds = paired ? stats.baseline_host + stats.injected : stats.host;
+    stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, stats.batch, queue_seconds);
   } else if (config.step_is_async) {
     stats.gpu_busy = probe_gpu_busy(stream, timed_step, i, stats.batch, stats.host);
   }

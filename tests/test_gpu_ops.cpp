@@ -211,6 +211,47 @@ TEST(GpuOps, AHiccupInOneSizingProbeDoesNotShrinkTheBatches) {
   EXPECT_GT(stats.batch, 16) << "sized by the slowed probe";
 }
 
+// The GPU-busy probe of a paired benchmark holds the GPU for as long as the host takes to queue
+// the baseline's work, not the pattern's step with its wait. Here a step is a 5 ms spin kernel
+// and, in the pattern, a wait for it: sized by the pattern's host time (5 ms a step, 4 steps a
+// batch), each of the probe's two tries held the GPU idle 60 ms before its 20 ms of work; sized by
+// the baseline's (microseconds) the hold is its 2 ms minimum. The gap between the tries' first
+// steps is one try: its hold, then its work.
+TEST(GpuOps, APairedProbeHoldsTheGpuForTheBaselinesQueueingNotThePatternsWait) {
+  SKIP_WITHOUT_GPU();
+  Stream stream;
+  const SpinKernelOp op(stream.get(), 5'000'000);
+  // The untimed baseline steps since its last timed one: in the end, the probe's (a batch's
+  // lead-in is untimed too, but a timed step follows it).
+  std::vector<std::chrono::steady_clock::time_point> probed;
+  LoopConfig config;
+  config.baseline = [&](std::int64_t i) {
+    if (step_phase() == StepPhase::timed)
+      probed.clear();
+    else
+      probed.push_back(std::chrono::steady_clock::now());
+    op.enqueue(i);
+  };
+  StepStats stats;
+  run_as_benchmark("PairedProbe", [&](benchmark::State& state) {
+    stats = run_timed_steps(
+        state, stream.get(),
+        [&](std::int64_t i) {
+          op.enqueue(i);
+          CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        },
+        config);
+  });
+  ASSERT_EQ(stats.batch, 4) << "a 5 ms step takes the minimum batch";
+  ASSERT_EQ(probed.size(), 8u) << "two tries of a batch each";
+  const double try_ms = std::chrono::duration<double, std::milli>(probed[4] - probed[0]).count();
+  std::printf("host %.0f us a step, baseline's %.0f us; one probe try took %.1f ms\n",
+              stats.host * 1e6, stats.baseline_host * 1e6, try_ms);
+  EXPECT_GT(try_ms, 20.0) << "a try ran its four 5 ms steps";
+  EXPECT_LT(try_ms, 40.0) << "the hold was sized by the pattern's wait (60 ms)";
+  EXPECT_NEAR(stats.gpu_busy, 5e-3, 0.1e-3) << "the probe counts the GPU's time";
+}
+
 // A step that throws inside the sync accounting pass must not leave CUPTI subscribed: CUPTI takes
 // one subscriber, and every later benchmark's pass would fail and keep the callbacks in its steps.
 TEST(GpuOps, AStepThatThrowsInTheAccountingPassLeavesCuptiFree) {
