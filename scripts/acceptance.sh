@@ -376,11 +376,12 @@ else
 fi
 
 # --- the sweep's time.
-# check LINES LIMIT: "SLOWEST FAILURES" over the lines ("... exit RC, T s"); false where the
-# slowest is not under LIMIT or one failed.
+# check LINES LIMIT: "SLOWEST FAILURES" over the lines ("... exit RC, T s", T whole or decimal
+# seconds); false where the slowest is not under LIMIT or one failed. A line of another form
+# counts as failed.
 check() {
-  sed -E 's/.* exit ([0-9]+), ([0-9]+) s.*/\1 \2/' <<<"$1" |
-    awk -v lim="$2" '{ if ($2 > w) w = $2; if ($1 != 0) f++ } END { printf "%d %d\n", w, f; exit !(w < lim && f == 0) }'
+  sed -E 's/.* exit ([0-9]+), ([0-9]+(\.[0-9]+)?) s.*/\1 \2/' <<<"$1" |
+    awk -v lim="$2" '{ if ($2 + 0 > w) w = $2 + 0; if ($1 != "0") f++ } END { printf "%g %d\n", w, f; exit !(w < lim && f == 0) }'
 }
 sweeps="$(lines '^sweep: run\.sh exit ')"
 smalls="$(lines '^smallgemm: exit ')"
