@@ -41,10 +41,10 @@ def families(json_path, console_path):
                 if parts[0] == "BigGemm" and dtype:
                     key += "/" + dtype[0]
                 wall = t - last
-                f_ = fam[key]
-                f_[0] += 1
-                f_[1] += wall
-                f_[2] += wall - rows[name].get("cpu_time", 0.0) * 1e-6
+                sums = fam[key]
+                sums[0] += 1
+                sums[1] += wall
+                sums[2] += wall - rows[name].get("cpu_time", 0.0) * 1e-6
             last = t
     return fam, last - first
 
