@@ -1,5 +1,6 @@
 #include "families.hpp"
 
+#include <chrono>
 #include <exception>
 #include <new>
 #include <stdexcept>
@@ -47,7 +48,12 @@ void register_family_benchmark(const std::string& name,
         try {
           if (injection().fails(name))
             throw std::runtime_error("injected failure (--sync_inject=fail)");
+          const auto start = std::chrono::steady_clock::now();
           body(state);
+          // The benchmark's whole wall time (set-up, warm-up, batch sizing, the timed rounds and
+          // the untimed passes): what the run spends on it, where the manual time is per step.
+          state.counters["wall_s"] =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         } catch (const Unsupported& e) {
           skip_benchmark(state, e.what(), 0);
         } catch (const std::bad_alloc&) {

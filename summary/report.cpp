@@ -7,6 +7,7 @@
 #include "format_number.hpp"
 #include "graph_table.hpp"
 #include "run_info.hpp"
+#include "run_time_table.hpp"
 
 namespace sync_summary {
 namespace {
@@ -276,6 +277,8 @@ Document build_report(const std::vector<RunData>& runs, const ReportOptions& opt
       if (!t.rows.empty()) doc.table(std::move(t));
     }
   }
+  Table run_time = run_time_table(runs);
+  if (!run_time.rows.empty() || !run_time.notes.empty()) doc.table(std::move(run_time));
   Table problems = problems_table(runs);
   if (!problems.rows.empty()) doc.table(std::move(problems));
   return doc;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -36,10 +37,14 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
   const std::string filter = "^(NullKernel/|SmallGemm/.*/n:256/|BigGemm/.*/n:2048/)";
   CommandResult listed =
       run_command(sync_bench_exe() + " --benchmark_list_tests --benchmark_filter='" + filter + "'");
+  const auto start = std::chrono::steady_clock::now();
   const nlohmann::json run =
       run_sync_bench_json("--benchmark_filter='" + filter + "' --benchmark_min_time=0.005");
+  const double process_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // (min_time is sync_bench's stopping rule's minimum: 5 ms of timed GPU time per benchmark.)
   ASSERT_TRUE(run.contains("benchmarks"));
+  double walls_s = 0.0;
   std::size_t expected = 0;
   for (char c : listed.output) expected += c == '\n';
   EXPECT_EQ(run["benchmarks"].size(), expected);
@@ -50,6 +55,11 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
     EXPECT_GT(b.at("real_time").get<double>(), 0.0) << name;
     EXPECT_GT(b.at("host_us").get<double>(), 0.0) << name;
     EXPECT_GE(b.at("batch").get<double>(), 1.0) << name;
+    // A benchmark's wall time covers its timed steps, each at least the fastest batch's step.
+    EXPECT_TRUE(b.contains("wall_s")) << name;
+    const double wall_s = b.value("wall_s", 0.0);
+    EXPECT_GE(wall_s * 1e6, b.at("steps").get<double>() * b.at("min_us").get<double>()) << name;
+    walls_s += wall_s;
     if (name.find("Gemm/") != std::string::npos &&
         name.find("ScalarReadIdle") == std::string::npos) {
       EXPECT_GT(b.at("TFLOPS").get<double>(), 0.0) << name;
@@ -58,6 +68,9 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
       EXPECT_GT(b.at("bytes_per_second").get<double>(), 0.0) << name;
     }
   }
+  // The benchmarks' walls add up to less than the process that ran them (start-up, listing).
+  EXPECT_GT(walls_s, 0.0);
+  EXPECT_LT(walls_s, process_s);
   // The context names the machine.
   for (const char* key :
        {"gpu_name", "gpu_cc", "gpu_sm_count", "driver_version", "runtime_version", "cublas_version",

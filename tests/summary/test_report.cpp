@@ -669,5 +669,62 @@ TEST(Report, CsvAndDtypesGiveThePairedOverheadAsTheConsoleDoes) {
   EXPECT_TRUE(contains(dtypes_console.out, "+37.5%")) << dtypes_console.out;
 }
 
+// The wall_s counter summed by family, the most expensive first, then the run's total; a run
+// from before the counter gets no table, and a bad value is left out and said.
+TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
+  auto with_wall = [](test::FakeBench b, std::vector<double> wall) {
+    b.counters["wall_s"] = std::move(wall);
+    return b;
+  };
+  const std::string file = test::write_run(
+      testing::TempDir() + "run_time.json",
+      {with_wall(test::unpaired("NullKernel/Async", {3.0}, 0.0), {0.25}),
+       with_wall(test::paired("NullKernel/DeviceSync", {5.0}), {0.5}),
+       with_wall(test::unpaired("BigGemm/Async/bf16/cublas/n:8192", {900.0}, 1.0), {1.5}),
+       with_wall(test::unpaired("BigGemm/Async/bf16/cublas/n:4096", {120.0}, 1.0), {0.5}),
+       test::unpaired("SmallGemm/Async/fp16/cublas/n:512", {7.0}, 0.0),  // an older row
+       with_wall(test::unpaired("SpinKernel/Async/us:10", {10.0}, 1.0), {NAN}),
+       test::failing("SmallGemm/DeviceSync/fp8/cublaslt/n:512", "no fp8")});
+  std::vector<RunData> runs;
+  runs.push_back(digest(load_run(file)));
+  assign_labels(runs, {});
+  const Document doc = build_report(runs, ReportOptions{});
+  const Table& t = table(
+      doc,
+      "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)");
+  EXPECT_EQ(t.header, (std::vector<std::string>{"family", "benchmarks", "wall (s)", "share (%)",
+                                                "slowest", "its wall (s)"}));
+  ASSERT_EQ(t.rows.size(), 3u);
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"BigGemm", "2", "2.0", "72.7",
+                                                 "BigGemm/Async/bf16/cublas/n:8192", "1.50"}));
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"NullKernel", "2", "0.8", "27.3",
+                                                 "NullKernel/DeviceSync", "0.50"}));
+  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"all", "4", "2.8", "100.0",
+                                                 "BigGemm/Async/bf16/cublas/n:8192", "1.50"}));
+  ASSERT_EQ(t.notes.size(), 2u);
+  EXPECT_TRUE(contains(t.notes[0], "1 measured benchmarks carry no wall_s")) << t.notes[0];
+  EXPECT_TRUE(contains(t.notes[1], "1 benchmarks have a wall_s that is not a finite"))
+      << t.notes[1];
+
+  // Two runs: a run column, each run's families and total.
+  runs.push_back(digest(load_run(file)));
+  assign_labels(runs, {"a", "b"});
+  const Document both = build_report(runs, ReportOptions{});
+  const Table& two = table(both,
+                           "Where the run's time went (wall_s: each benchmark's wall time, "
+                           "untimed passes included)");
+  EXPECT_EQ(two.header[0], "run");
+  ASSERT_EQ(two.rows.size(), 6u);
+  EXPECT_EQ(two.rows[2][0], "a");
+  EXPECT_EQ(two.rows[2][1], "all");
+  EXPECT_EQ(two.rows[5][0], "b");
+
+  // A run from before the counter: no table.
+  const Document old = build_report(load({"gb171_run.json"}), ReportOptions{});
+  for (const Block& b : old.blocks)
+    EXPECT_FALSE(b.kind == Block::Kind::table && contains(b.table.title, "wall_s"))
+        << b.table.title;
+}
+
 }  // namespace
 }  // namespace sync_summary
