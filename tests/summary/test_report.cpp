@@ -669,21 +669,23 @@ TEST(Report, CsvAndDtypesGiveThePairedOverheadAsTheConsoleDoes) {
   EXPECT_TRUE(contains(dtypes_console.out, "+37.5%")) << dtypes_console.out;
 }
 
-// The wall_s counter summed by family, the most expensive first, then the run's total; a run
-// from before the counter gets no table, and a bad value is left out and said.
+// The wall_s counter summed by family, the most expensive first, then the run's total, with the
+// share in timed batches (steps x the step, and x the paired baseline) of the rows that have steps;
+// a run from before the counter gets no table, and a bad value is left out and said.
 TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
-  auto with_wall = [](test::FakeBench b, std::vector<double> wall) {
-    b.counters["wall_s"] = std::move(wall);
+  auto with = [](test::FakeBench b, double wall, double steps) {
+    b.counters["wall_s"] = {wall};
+    if (steps > 0) b.counters["steps"] = {steps};
     return b;
   };
   const std::string file = test::write_run(
       testing::TempDir() + "run_time.json",
-      {with_wall(test::unpaired("NullKernel/Async", {3.0}, 0.0), {0.25}),
-       with_wall(test::paired("NullKernel/DeviceSync", {5.0}), {0.5}),
-       with_wall(test::unpaired("BigGemm/Async/bf16/cublas/n:8192", {900.0}, 1.0), {1.5}),
-       with_wall(test::unpaired("BigGemm/Async/bf16/cublas/n:4096", {120.0}, 1.0), {0.5}),
+      {with(test::unpaired("NullKernel/Async", {3.0}, 0.0), 0.25, 50000),  // 0.15 s timed
+       with(test::paired("NullKernel/DeviceSync", {5.0}), 0.5, 25000),     // (7 + 2 us): 0.225 s
+       with(test::unpaired("BigGemm/Async/bf16/cublas/n:8192", {900.0}, 1.0), 1.5, 1000),
+       with(test::unpaired("BigGemm/Async/bf16/cublas/n:4096", {120.0}, 1.0), 0.5, 0),
        test::unpaired("SmallGemm/Async/fp16/cublas/n:512", {7.0}, 0.0),  // an older row
-       with_wall(test::unpaired("SpinKernel/Async/us:10", {10.0}, 1.0), {NAN}),
+       with(test::unpaired("SpinKernel/Async/us:10", {10.0}, 1.0), NAN, 0),
        test::failing("SmallGemm/DeviceSync/fp8/cublaslt/n:512", "no fp8")});
   std::vector<RunData> runs;
   runs.push_back(digest(load_run(file)));
@@ -693,18 +695,20 @@ TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
       doc,
       "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)");
   EXPECT_EQ(t.header, (std::vector<std::string>{"family", "benchmarks", "wall (s)", "share (%)",
-                                                "slowest", "its wall (s)"}));
+                                                "timed (%)", "slowest", "its wall (s)"}));
   ASSERT_EQ(t.rows.size(), 3u);
-  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"BigGemm", "2", "2.0", "72.7",
+  // BigGemm: 0.9 s timed of the 1.5 s of the one row with steps.
+  EXPECT_EQ(t.rows[0], (std::vector<std::string>{"BigGemm", "2", "2.0", "72.7", "60",
                                                  "BigGemm/Async/bf16/cublas/n:8192", "1.50"}));
-  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"NullKernel", "2", "0.8", "27.3",
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"NullKernel", "2", "0.8", "27.3", "50",
                                                  "NullKernel/DeviceSync", "0.50"}));
-  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"all", "4", "2.8", "100.0",
+  EXPECT_EQ(t.rows[2], (std::vector<std::string>{"all", "4", "2.8", "100.0", "57",
                                                  "BigGemm/Async/bf16/cublas/n:8192", "1.50"}));
-  ASSERT_EQ(t.notes.size(), 2u);
-  EXPECT_TRUE(contains(t.notes[0], "1 measured benchmarks carry no wall_s")) << t.notes[0];
-  EXPECT_TRUE(contains(t.notes[1], "1 benchmarks have a wall_s that is not a finite"))
-      << t.notes[1];
+  ASSERT_EQ(t.notes.size(), 3u);
+  EXPECT_TRUE(contains(t.notes[0], "timed: the share of the wall")) << t.notes[0];
+  EXPECT_TRUE(contains(t.notes[1], "1 measured benchmarks carry no wall_s")) << t.notes[1];
+  EXPECT_TRUE(contains(t.notes[2], "1 benchmarks have a wall_s that is not a finite"))
+      << t.notes[2];
 
   // Two runs: a run column, each run's families and total.
   runs.push_back(digest(load_run(file)));
