@@ -8,6 +8,7 @@
 #include "compare.hpp"
 #include "format_number.hpp"
 #include "run_info.hpp"
+#include "run_time_table.hpp"
 
 namespace sync_summary {
 namespace {
@@ -126,6 +127,7 @@ Document compare_document(const CompareResult& res, const RunData& base, const R
     doc.text({w + "): a change may come from that, not from the code."});
   }
   if (const std::string n = builds_note(base.run, next.run); !n.empty()) doc.text({n});
+  if (const std::string w = wall_comparison(base, next); !w.empty()) doc.text({w + "."});
   if (const std::string w = host_warning(res.host); !w.empty()) doc.text({"WARNING: " + w + "."});
   if (const std::string w = host_paced_warning(res); !w.empty()) doc.text({"WARNING: " + w + "."});
   if (res.machine_waits > 0)

@@ -126,4 +126,25 @@ Table run_time_table(const std::vector<RunData>& runs) {
   return t;
 }
 
+std::string wall_comparison(const RunData& base, const RunData& next) {
+  double base_s = 0.0, next_s = 0.0;
+  std::size_t both = 0;
+  for (const Bench& b : base.benches) {
+    const Bench* n = next.find(b.name.identity);
+    if (!n) continue;
+    const Summary &wb = b.summary(kWallCounter), &wn = n->summary(kWallCounter);
+    if (!wb.valid() || !wn.valid() || !std::isfinite(wb.center) || !std::isfinite(wn.center) ||
+        wb.center < 0.0 || wn.center < 0.0)
+      continue;
+    base_s += wb.center;
+    next_s += wn.center;
+    ++both;
+  }
+  if (both == 0) return "";
+  return "wall time (wall_s; shown, not gated): BASE " + fmt_fixed(base_s, 1) + " s, NEW " +
+         fmt_fixed(next_s, 1) + " s" +
+         (base_s > 0.0 ? " (" + fmt_percent(next_s / base_s - 1.0) + ")" : std::string()) +
+         " over the " + std::to_string(both) + " benchmarks both ran";
+}
+
 }  // namespace sync_summary

@@ -513,5 +513,29 @@ TEST(Compare, BadTimesAreInputErrorsWhenTheRunIsRead) {
   }
 }
 
+// compare shows the two runs' walls over the benchmarks both carry wall_s for, and gates nothing on
+// them: a NEW twice as slow to run is no regression.
+TEST(Compare, WallTimeIsShownNotGated) {
+  auto with_wall = [](test::FakeBench b, double wall) {
+    b.counters["wall_s"] = std::vector<double>(b.times.size(), wall);
+    return b;
+  };
+  const std::string id = "NullKernel/DeviceSync", other = "BigGemm/Async/bf16/cublas/n:8192";
+  const Runs r = made({with_wall(test::paired(id, nine(5.0)), 0.5),
+                       with_wall(test::unpaired(other, nine(900.0), 1.0), 1.5)},
+                      {with_wall(test::paired(id, nine(5.0)), 1.0),
+                       test::unpaired(other, nine(900.0), 1.0)});  // NEW's BigGemm: no wall_s
+  const CompareResult res = compare_runs(r.base, r.next, {});
+  EXPECT_EQ(res.regressions, 0u);
+  const Document doc = compare_document(res, r.base, r.next, {});
+  EXPECT_EQ(document_line(doc, "wall time"),
+            "wall time (wall_s; shown, not gated): BASE 0.5 s, NEW 1.0 s (+100.0%) over the 1 "
+            "benchmarks both ran.");
+  // Runs from before the counter: no line.
+  const Runs old = made({test::paired(id, nine(5.0))}, {test::paired(id, nine(5.0))});
+  EXPECT_FALSE(document_says(
+      compare_document(compare_runs(old.base, old.next, {}), old.base, old.next, {}), "wall time"));
+}
+
 }  // namespace
 }  // namespace sync_summary
