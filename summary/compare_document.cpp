@@ -8,7 +8,7 @@
 #include "compare.hpp"
 #include "format_number.hpp"
 #include "run_info.hpp"
-#include "run_time_table.hpp"
+#include "wall_time.hpp"
 
 namespace sync_summary {
 namespace {

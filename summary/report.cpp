@@ -7,7 +7,7 @@
 #include "format_number.hpp"
 #include "graph_table.hpp"
 #include "run_info.hpp"
-#include "run_time_table.hpp"
+#include "wall_time.hpp"
 
 namespace sync_summary {
 namespace {

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "format_number.hpp"
+#include "wall_time.hpp"
 
 namespace sync_summary {
 namespace {
@@ -207,6 +208,7 @@ std::string clock_range_text(const ClockRange& range) {
 std::string metric_title(const std::string& metric) {
   if (metric == kRealTime) return "time per step (us)";
   if (metric == kCpuTime) return "CPU time per step (us)";
+  if (metric == kWallCounter) return "wall_s (s: each benchmark's whole wall time, not per step)";
   return metric + " per step";
 }
 

@@ -68,7 +68,8 @@ TEST(GpuPatterns, EveryPatternRunsAndValidates) {
       EXPECT_GT(b.at("bytes_per_second").get<double>(), 0.0) << name;
     }
   }
-  // The benchmarks' walls add up to less than the process that ran them (start-up, listing).
+  // The benchmarks' walls add up to less than the process that ran them (start-up, the GPU
+  // context, writing the JSON).
   EXPECT_GT(walls_s, 0.0);
   EXPECT_LT(walls_s, process_s);
   // The context names the machine.

@@ -529,8 +529,9 @@ TEST(Compare, WallTimeIsShownNotGated) {
   EXPECT_EQ(res.regressions, 0u);
   const Document doc = compare_document(res, r.base, r.next, {});
   EXPECT_EQ(document_line(doc, "wall time"),
-            "wall time (wall_s; shown, not gated): BASE 0.5 s, NEW 1.0 s (+100.0%) over the 1 "
-            "benchmarks both ran.");
+            "wall time (wall_s, the median of each benchmark's repetitions; shown, not gated): "
+            "BASE 0.5 s, NEW 1.0 s (+100.0%) over the 1 benchmarks both carry it for (of 2 in "
+            "both).");
   // Runs from before the counter: no line.
   const Runs old = made({test::paired(id, nine(5.0))}, {test::paired(id, nine(5.0))});
   EXPECT_FALSE(document_says(

@@ -706,8 +706,9 @@ TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
                                                  "BigGemm/Async/bf16/cublas/n:8192", "1.50"}));
   ASSERT_EQ(t.notes.size(), 3u);
   EXPECT_TRUE(contains(t.notes[0], "timed: the share of the wall")) << t.notes[0];
-  EXPECT_TRUE(contains(t.notes[1], "1 measured benchmarks carry no wall_s")) << t.notes[1];
-  EXPECT_TRUE(contains(t.notes[2], "1 benchmarks have a wall_s that is not a finite"))
+  // One run: its problems name no run.
+  EXPECT_EQ(t.notes[1].rfind("1 measured benchmarks carry no wall_s", 0), 0u) << t.notes[1];
+  EXPECT_EQ(t.notes[2].rfind("1 benchmarks have a wall_s that is not a finite", 0), 0u)
       << t.notes[2];
 
   // Two runs: a run column, each run's families and total.
@@ -722,7 +723,41 @@ TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
   EXPECT_EQ(two.rows[2][0], "a");
   EXPECT_EQ(two.rows[2][1], "all");
   EXPECT_EQ(two.rows[5][0], "b");
+  // Each run's problems name it.
+  EXPECT_TRUE(std::find(two.notes.begin(), two.notes.end(),
+                        "b: 1 measured benchmarks carry no wall_s (from an older sync_bench) and "
+                        "are not counted") != two.notes.end());
 
+  // Repetitions (a run merged from processes): every one counts, in the wall and in timed.
+  test::FakeBench three = test::unpaired("NullKernel/Async", {3.0, 3.0, 3.0}, 0.0);
+  three.counters["wall_s"] = {0.25, 0.5, 0.75};
+  three.counters["steps"] = {50000, 50000, 50000};
+  std::vector<RunData> merged;
+  merged.push_back(
+      digest(load_run(test::write_run(testing::TempDir() + "run_time_reps.json", {three}))));
+  assign_labels(merged, {});
+  const Document rd = build_report(merged, ReportOptions{});
+  const Table& r3 = table(
+      rd,
+      "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)");
+  ASSERT_EQ(r3.rows.size(), 2u);
+  // 1.5 s of walls; 3 x 50000 steps x 3 us = 0.45 s timed: 30%.
+  EXPECT_EQ(r3.rows[1], (std::vector<std::string>{"all", "1", "1.5", "100.0", "30",
+                                                  "NullKernel/Async", "1.50"}));
+  EXPECT_TRUE(std::find(r3.notes.begin(), r3.notes.end(),
+                        "every repetition counts: a run merged from K processes spent K walls on "
+                        "a benchmark") != r3.notes.end());
+
+  // Beside a run from before the counter, that run is named; alone, it gets no table.
+  std::vector<RunData> mixed = load({"gb171_run.json"});
+  mixed.push_back(digest(load_run(file)));
+  assign_labels(mixed, {"old", "new"});
+  const Document md = build_report(mixed, ReportOptions{});
+  const Table& m = table(md,
+                         "Where the run's time went (wall_s: each benchmark's wall time, "
+                         "untimed passes included)");
+  EXPECT_EQ(m.notes.back(), "old: no benchmark carries wall_s (from an older sync_bench)");
+  EXPECT_EQ(m.rows[0][0], "new");
   // A run from before the counter: no table.
   const Document old = build_report(load({"gb171_run.json"}), ReportOptions{});
   for (const Block& b : old.blocks)
