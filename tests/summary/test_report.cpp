@@ -669,9 +669,21 @@ TEST(Report, CsvAndDtypesGiveThePairedOverheadAsTheConsoleDoes) {
   EXPECT_TRUE(contains(dtypes_console.out, "+37.5%")) << dtypes_console.out;
 }
 
+constexpr std::string_view kRunTimeTitle =
+    "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)";
+
+// The report's run-time table of `files` labelled `labels` (a copy: its document is gone).
+Table run_time_of(const std::vector<std::string>& files, const std::vector<std::string>& labels) {
+  std::vector<RunData> runs;
+  for (const std::string& f : files) runs.push_back(digest(load_run(f)));
+  assign_labels(runs, labels);
+  return table(build_report(runs, ReportOptions{}), kRunTimeTitle);
+}
+
 // The wall_s counter summed by family, the most expensive first, then the run's total, with the
 // share in timed batches (steps x the step, and x the paired baseline) of the rows that have steps;
-// a run from before the counter gets no table, and a bad value is left out and said.
+// a bad value is left out and said, and a run from before the counter is named beside one that
+// has it (alone, it gets no table).
 TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
   auto with = [](test::FakeBench b, double wall, double steps) {
     b.counters["wall_s"] = {wall};
@@ -687,13 +699,7 @@ TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
        test::unpaired("SmallGemm/Async/fp16/cublas/n:512", {7.0}, 0.0),  // an older row
        with(test::unpaired("SpinKernel/Async/us:10", {10.0}, 1.0), NAN, 0),
        test::failing("SmallGemm/DeviceSync/fp8/cublaslt/n:512", "no fp8")});
-  std::vector<RunData> runs;
-  runs.push_back(digest(load_run(file)));
-  assign_labels(runs, {});
-  const Document doc = build_report(runs, ReportOptions{});
-  const Table& t = table(
-      doc,
-      "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)");
+  const Table t = run_time_of({file}, {});
   EXPECT_EQ(t.header, (std::vector<std::string>{"family", "benchmarks", "wall (s)", "share (%)",
                                                 "timed (%)", "slowest", "its wall (s)"}));
   ASSERT_EQ(t.rows.size(), 3u);
@@ -711,58 +717,42 @@ TEST(Report, RunTimeTableSumsEachFamilysWallTime) {
   EXPECT_EQ(t.notes[2].rfind("1 benchmarks have a wall_s that is not a finite", 0), 0u)
       << t.notes[2];
 
-  // Two runs: a run column, each run's families and total.
-  runs.push_back(digest(load_run(file)));
-  assign_labels(runs, {"a", "b"});
-  const Document both = build_report(runs, ReportOptions{});
-  const Table& two = table(both,
-                           "Where the run's time went (wall_s: each benchmark's wall time, "
-                           "untimed passes included)");
+  // Two runs: a run column, each run's families and total, each run's problems named.
+  const Table two = run_time_of({file, file}, {"a", "b"});
   EXPECT_EQ(two.header[0], "run");
   ASSERT_EQ(two.rows.size(), 6u);
   EXPECT_EQ(two.rows[2][0], "a");
   EXPECT_EQ(two.rows[2][1], "all");
   EXPECT_EQ(two.rows[5][0], "b");
-  // Each run's problems name it.
   EXPECT_TRUE(std::find(two.notes.begin(), two.notes.end(),
                         "b: 1 measured benchmarks carry no wall_s (from an older sync_bench) and "
                         "are not counted") != two.notes.end());
 
-  // Repetitions (a run merged from processes): every one counts, in the wall and in timed.
+  // Beside a run from before the counter.
+  const Table mixed = run_time_of({data_path("gb171_run.json"), file}, {"old", "new"});
+  EXPECT_EQ(mixed.notes.back(), "old: no benchmark carries wall_s (from an older sync_bench)");
+  EXPECT_EQ(mixed.rows[0][0], "new");
+  // Alone: no table.
+  const Document old = build_report(load({"gb171_run.json"}), ReportOptions{});
+  for (const Block& b : old.blocks)
+    EXPECT_FALSE(b.kind == Block::Kind::table && b.table.title == kRunTimeTitle);
+}
+
+// A run merged from processes spent each benchmark's wall once a process: every repetition
+// counts, in the wall and in the timed share.
+TEST(Report, RunTimeTableCountsEveryRepetition) {
   test::FakeBench three = test::unpaired("NullKernel/Async", {3.0, 3.0, 3.0}, 0.0);
   three.counters["wall_s"] = {0.25, 0.5, 0.75};
   three.counters["steps"] = {50000, 50000, 50000};
-  std::vector<RunData> merged;
-  merged.push_back(
-      digest(load_run(test::write_run(testing::TempDir() + "run_time_reps.json", {three}))));
-  assign_labels(merged, {});
-  const Document rd = build_report(merged, ReportOptions{});
-  const Table& r3 = table(
-      rd,
-      "Where the run's time went (wall_s: each benchmark's wall time, untimed passes included)");
-  ASSERT_EQ(r3.rows.size(), 2u);
+  const Table t =
+      run_time_of({test::write_run(testing::TempDir() + "run_time_reps.json", {three})}, {});
+  ASSERT_EQ(t.rows.size(), 2u);
   // 1.5 s of walls; 3 x 50000 steps x 3 us = 0.45 s timed: 30%.
-  EXPECT_EQ(r3.rows[1], (std::vector<std::string>{"all", "1", "1.5", "100.0", "30",
-                                                  "NullKernel/Async", "1.50"}));
-  EXPECT_TRUE(std::find(r3.notes.begin(), r3.notes.end(),
+  EXPECT_EQ(t.rows[1], (std::vector<std::string>{"all", "1", "1.5", "100.0", "30",
+                                                 "NullKernel/Async", "1.50"}));
+  EXPECT_TRUE(std::find(t.notes.begin(), t.notes.end(),
                         "every repetition counts: a run merged from K processes spent K walls on "
-                        "a benchmark") != r3.notes.end());
-
-  // Beside a run from before the counter, that run is named; alone, it gets no table.
-  std::vector<RunData> mixed = load({"gb171_run.json"});
-  mixed.push_back(digest(load_run(file)));
-  assign_labels(mixed, {"old", "new"});
-  const Document md = build_report(mixed, ReportOptions{});
-  const Table& m = table(md,
-                         "Where the run's time went (wall_s: each benchmark's wall time, "
-                         "untimed passes included)");
-  EXPECT_EQ(m.notes.back(), "old: no benchmark carries wall_s (from an older sync_bench)");
-  EXPECT_EQ(m.rows[0][0], "new");
-  // A run from before the counter: no table.
-  const Document old = build_report(load({"gb171_run.json"}), ReportOptions{});
-  for (const Block& b : old.blocks)
-    EXPECT_FALSE(b.kind == Block::Kind::table && contains(b.table.title, "wall_s"))
-        << b.table.title;
+                        "a benchmark") != t.notes.end());
 }
 
 }  // namespace
