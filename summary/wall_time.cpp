@@ -23,25 +23,25 @@ bool is_wall(double v) {
 }
 
 // The benchmark's wall_s; nullopt when it has none, and when a value is not a time of 0 or more
-// (`*bad` set then).
-std::optional<Wall> wall_of(const Bench& b, bool* bad) {
-  *bad = false;
+// (then *bad, where given, is set).
+std::optional<Wall> wall_of(const Bench& b, bool* bad = nullptr) {
   const Metric* m = b.metric(kWallCounter);
   const Summary& s = b.summary(kWallCounter);
   if (!m || !s.valid()) return std::nullopt;
   Wall w;
   w.median = s.center;
   w.repetitions = s.n;
+  bool every_rep_a_wall = true;
   if (!m->reps.empty()) {
     for (double v : m->reps) {
-      if (!is_wall(v)) *bad = true;
+      every_rep_a_wall = every_rep_a_wall && is_wall(v);
       w.total += v;
     }
   } else {  // aggregates only: their mean, as many times as the run repeated
     w.total = (std::isnan(m->agg_mean) ? s.center : m->agg_mean) * static_cast<double>(s.n);
   }
-  if (*bad || !is_wall(w.median) || !is_wall(w.total)) {
-    *bad = true;
+  if (!every_rep_a_wall || !is_wall(w.median) || !is_wall(w.total)) {
+    if (bad) *bad = true;
     return std::nullopt;
   }
   return w;
@@ -174,8 +174,7 @@ std::string wall_comparison(const RunData& base, const RunData& next) {
     const Bench* n = next.find(b.name.identity);
     if (!n) continue;
     ++both_ran;
-    bool bad = false;
-    const std::optional<Wall> wb = wall_of(b, &bad), wn = wall_of(*n, &bad);
+    const std::optional<Wall> wb = wall_of(b), wn = wall_of(*n);
     if (!wb || !wn) continue;
     base_s += wb->median;
     next_s += wn->median;
