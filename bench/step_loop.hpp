@@ -34,6 +34,7 @@
 
 #include "activity_trace.hpp"
 #include "anatomy.hpp"
+#include "busy_probe.hpp"
 #include "cuda_check.hpp"
 #include "cuda_resources.hpp"
 #include "device_kernels.cuh"
@@ -268,29 +269,25 @@ inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
       config.period);
 }
 
-// The GPU time per step of `work`, with n steps queued behind a spin kernel so that they run
-// back to back however slowly the host submits them; the best of two tries. The spin lasts at
-// least 2 ms and three times host_seconds_per_step (what the host took per step of `work` in the
-// timed batches); a try in which the host took more than half of it to queue the steps does not
-// count (the GPU may have waited for the host). NaN when no try counts.
+// The GPU time per step of `work`, with its steps queued behind a spin kernel so that they run
+// back to back however slowly the host submits them: the best of the tries that count, planned by
+// ProbeTries (busy_probe.hpp) from the batch and queue_seconds_per_step (what the host is
+// expected to take to queue one step of `work`; 0 where unknown). NaN when no try counts.
 template <class Work>
 double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch,
-                      double host_seconds_per_step) {
-  const std::int64_t n = std::clamp<std::int64_t>(batch, 1, 64);
-  const double hold = std::clamp(3.0 * host_seconds_per_step * static_cast<double>(n), 2e-3, 0.5);
+                      double queue_seconds_per_step) {
+  ProbeTries tries(probe_steps(batch), queue_seconds_per_step);
   BatchTimer timer;
-  double best = std::numeric_limits<double>::infinity();
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    launch_spin_kernel(static_cast<std::uint64_t>(hold * 1e9), stream);
+  while (tries.more()) {
+    launch_spin_kernel(static_cast<std::uint64_t>(tries.hold() * 1e9), stream);
     const auto host0 = StepClock::now();
     timer.start(stream);
-    for (std::int64_t s = 0; s < n; ++s) work(i++);
+    for (std::int64_t s = 0; s < tries.steps(); ++s) work(i++);
     timer.stop(stream);
     const double queued = std::chrono::duration<double>(StepClock::now() - host0).count();
-    const double seconds = timer.seconds();
-    if (queued < 0.5 * hold) best = std::min(best, seconds / static_cast<double>(n));
+    tries.record(queued, timer.seconds());
   }
-  return std::isfinite(best) ? best : std::numeric_limits<double>::quiet_NaN();
+  return tries.per_step();
 }
 
 // Runs step(i) for increasing i in timed rounds (see the top of this file) inside one Google
@@ -423,8 +420,10 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     // baseline's op, queued in the baseline's host time, and the injected cost, which a probed
     // step pays and a baseline step does not. The pattern's host time includes its waits (21.6 ms
     // a step for an fp32 n=8192 GEMM and a sync, whose GEMM is queued in 18 us on an H200): a
-    // spin sized by it held the GPU idle for half a second in every such row.
-    const double queue_seconds = paired ? stats.baseline_host + stats.injected : stats.host;
+    // spin sized by it held the GPU idle for half a second in every such row. An unpaired
+    // benchmark's work has no host time of its own measured: the probe sizes its spin by what
+    // the host takes in its first try.
+    const double queue_seconds = stats.injected + (paired ? stats.baseline_host : 0.0);
     stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, stats.batch, queue_seconds);
   } else if (config.step_is_async) {
     stats.gpu_busy = probe_gpu_busy(stream, timed_step, i, stats.batch, stats.host);

@@ -1,5 +1,5 @@
 // The arithmetic of a measurement, without a GPU: robust statistics, the stopping rule, paired
-// overheads, and the injection knob's parsing and choice of benchmarks.
+// overheads, the GPU-busy probe's plan, and the injection knob's parsing and choice of benchmarks.
 
 #include <gtest/gtest.h>
 
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "busy_probe.hpp"
 #include "measure_config.hpp"
 #include "measurement.hpp"
 #include "sample_stats.hpp"
@@ -62,6 +63,59 @@ TEST(PeriodEnds, CountFromTheFirstTimedStep) {
   EXPECT_TRUE(paired(18));
   config.period = 1;
   EXPECT_TRUE(PeriodEnds(config)(10));  // every step
+}
+
+// The GPU-busy probe queues a quarter of a batch, 1 to 16 steps: one 21.6 ms fp32 n=8192 GEMM
+// where it ran four, twice, and 13 of SmallGemm's 55-step batches where it ran 55.
+TEST(BusyProbe, QueuesAQuarterOfABatchUpTo16Steps) {
+  EXPECT_EQ(probe_steps(1), 1);
+  EXPECT_EQ(probe_steps(4), 1);  // the minimum batch: a millisecond step or longer
+  EXPECT_EQ(probe_steps(55), 13);
+  EXPECT_EQ(probe_steps(64), 16);
+  EXPECT_EQ(probe_steps(4096), 16);
+}
+
+// Two tries that count, the faster kept; the spin is three times the expected queueing, within
+// its bounds.
+TEST(BusyProbe, KeepsTheFasterOfTwoTriesThatCount) {
+  ProbeTries tries(16, 10e-6);  // 16 steps queued in 160 us: a 480 us spin
+  EXPECT_DOUBLE_EQ(tries.hold(), 480e-6);
+  ASSERT_TRUE(tries.more());
+  tries.record(150e-6, 32e-6);
+  ASSERT_TRUE(tries.more());
+  tries.record(170e-6, 24e-6);
+  EXPECT_FALSE(tries.more());
+  EXPECT_EQ(tries.tries(), 2);
+  EXPECT_DOUBLE_EQ(tries.per_step(), 1.5e-6);
+  EXPECT_DOUBLE_EQ(ProbeTries(1, 1e-6).hold(), ProbeTries::kMinHold);
+  EXPECT_DOUBLE_EQ(ProbeTries(16, 1.0).hold(), ProbeTries::kMaxHold);
+  EXPECT_EQ(ProbeTries(0, 1e-3).steps(), 1);
+}
+
+// A try whose queueing took half the spin or more does not count (the GPU may have waited for
+// the host), and the next spin is sized by what the host took: an unpaired benchmark's work comes
+// with no expected time, and a host that slows down mid-probe does not cost the row its counter.
+TEST(BusyProbe, ATryThatDoesNotCountSizesTheNextSpin) {
+  ProbeTries tries(4, 0.0);
+  EXPECT_DOUBLE_EQ(tries.hold(), ProbeTries::kMinHold);
+  tries.record(1.2e-3, 100e-6);  // 4 steps took 1.2 ms to queue behind a 0.25 ms spin
+  EXPECT_EQ(tries.counted(), 0);
+  EXPECT_DOUBLE_EQ(tries.hold(), 3.6e-3);
+  EXPECT_TRUE(std::isnan(tries.per_step()));
+  tries.record(1.2e-3, 200e-6);
+  tries.record(1.1e-3, 204e-6);
+  EXPECT_FALSE(tries.more());
+  EXPECT_EQ(tries.tries(), 3);
+  EXPECT_DOUBLE_EQ(tries.per_step(), 50e-6) << "the try that did not count is not kept";
+}
+
+// A host that never queues in time: four tries, no figure, and the spin no longer than its bound.
+TEST(BusyProbe, GivesUpAfterFourTriesThatDoNotCount) {
+  ProbeTries tries(8, 1e-3);
+  while (tries.more()) tries.record(2.0, 1e-3);
+  EXPECT_EQ(tries.tries(), ProbeTries::kMostTries);
+  EXPECT_DOUBLE_EQ(tries.hold(), ProbeTries::kMaxHold);
+  EXPECT_TRUE(std::isnan(tries.per_step()));
 }
 
 TEST(SampleStats, QuantilesInterpolateAsNumpyDoes) {
