@@ -315,10 +315,10 @@ TEST(GpuPatterns, InjectedCostIsInTheUntimedPassesToo) {
   EXPECT_GT(sync.at("accounting_overhead_us").get<double>(), -25.0) << sync;
   EXPECT_GT(sync.at("anatomy_gap_pct").get<double>(), -40.0) << sync;
 
-  // The GPU-busy probe reports nothing (no gpu_busy_us, no gpu_bound) when the host took over half
-  // of its hold to queue the steps in both of its tries: a slow stretch of the host did that once
-  // on a fresh H100 (results/h100/acceptance10/call1). A probe that never counts the GPU's time,
-  // or misses the injected kernel, fails in every process.
+  // The GPU-busy probe reports nothing (no gpu_busy_us, no gpu_bound) when no try counted: a slow
+  // stretch of the host did that once on a fresh H100 (results/h100/acceptance10/call1), when the
+  // probe had two tries of one spin. A probe that never counts the GPU's time, or misses the
+  // injected kernel, fails in every process.
   const std::string gpu_args =
       "--sync_inject=gpu:200us --benchmark_filter='^NullKernel/Async/manual_time$'";
   const auto not_gpu_bound = [](const Rows& run) -> std::string {
