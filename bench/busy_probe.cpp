@@ -6,8 +6,11 @@
 
 namespace sync_bench {
 
-std::int64_t probe_steps(std::int64_t batch) {
-  return std::clamp<std::int64_t>(batch / 4, 1, 16);
+std::int64_t probe_steps(double step_seconds) {
+  constexpr double kTryWorkSeconds = 1e-3;
+  constexpr std::int64_t kMostSteps = 64;
+  if (!(step_seconds > 0.0)) return kMostSteps;  // NaN too
+  return std::clamp<std::int64_t>(std::llround(kTryWorkSeconds / step_seconds), 1, kMostSteps);
 }
 
 double probe_hold(double queue_seconds) {

@@ -8,13 +8,13 @@
 
 namespace sync_bench {
 
-// Steps per try: a quarter of a timed batch, 1 to 16. A batch is about 1 ms of the pattern's
-// step, so a try's work lasts up to about a quarter of that (the pattern's step is the work plus
-// the host interaction under test) and a millisecond step takes one: 64 steps a try (and four
-// 21.6 ms fp32 n=8192 GEMMs) made the probe a tenth of the default sweep (results/h200/wall_time/).
-// Down to 16 steps of a null kernel (1.5 us each) the events' timestamps stay far finer than the
-// 80% that decides gpu_bound.
-std::int64_t probe_steps(std::int64_t batch);
+// Steps per try: about a millisecond of the probed work (step_seconds: its time per step in the
+// timed batches), 1 to 64; 64 without an estimate. A try costs a few microseconds beyond its steps:
+// at 16 steps a try where it had 64, gpu_busy_us read 11% higher for a null kernel and 5% for
+// SmallGemm on an H200 (results/h200/probe_steps/), so short steps keep 64. A step of a
+// millisecond or more takes one, where a batch's minimum of 4 had each try run four (four 21.6 ms
+// fp32 n=8192 GEMMs).
+std::int64_t probe_steps(double step_seconds);
 
 // A try's spin: three times the seconds the host is expected to take to queue its steps, within
 // [kMinHold, kMaxHold].

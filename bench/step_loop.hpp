@@ -271,12 +271,13 @@ inline std::int64_t batch_steps(double step_seconds, const LoopConfig& config) {
 
 // The GPU time per step of `work`, with its steps queued behind a spin kernel so that they run
 // back to back however slowly the host submits them: the best of the tries that count, planned by
-// ProbeTries (busy_probe.hpp) from the batch and queue_seconds_per_step (what the host is
-// expected to take to queue one step of `work`; 0 where unknown). NaN when no try counts.
+// ProbeTries (busy_probe.hpp) from step_seconds (the work's time per step in the timed batches, or
+// an upper bound) and queue_seconds_per_step (what the host is expected to take to queue one step
+// of `work`; 0 where unknown). NaN when no try counts.
 template <class Work>
-double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, std::int64_t batch,
+double probe_gpu_busy(cudaStream_t stream, Work& work, std::int64_t& i, double step_seconds,
                       double queue_seconds_per_step) {
-  ProbeTries tries(probe_steps(batch), queue_seconds_per_step);
+  ProbeTries tries(probe_steps(step_seconds), queue_seconds_per_step);
   BatchTimer timer;
   while (tries.more()) {
     launch_spin_kernel(static_cast<std::uint64_t>(tries.hold() * 1e9), stream);
@@ -423,10 +424,12 @@ StepStats run_timed_steps(benchmark::State& state, cudaStream_t stream, Step&& s
     // spin sized by it held the GPU idle for half a second in every such row. An unpaired
     // benchmark's work has no host time of its own measured: the probe sizes its spin by what
     // the host takes in its first try.
+    // The work's own time per step is the baseline's; the unpaired pattern's step bounds it.
     const double queue_seconds = stats.injected + (paired ? stats.baseline_host : 0.0);
-    stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, stats.batch, queue_seconds);
+    const double work_seconds = paired ? stats.baseline : stats.step;
+    stats.gpu_busy = probe_gpu_busy(stream, injected_work, i, work_seconds, queue_seconds);
   } else if (config.step_is_async) {
-    stats.gpu_busy = probe_gpu_busy(stream, timed_step, i, stats.batch, stats.host);
+    stats.gpu_busy = probe_gpu_busy(stream, timed_step, i, stats.step, stats.host);
   }
   stats.last_step = i - 1;
   return stats;

@@ -213,10 +213,10 @@ TEST(GpuOps, AHiccupInOneSizingProbeDoesNotShrinkTheBatches) {
 
 // The GPU-busy probe of a paired benchmark holds the GPU for as long as the host takes to queue
 // the baseline's work, not the pattern's step with its wait. Here a step is a 5 ms spin kernel
-// and, in the pattern, a wait for it (4 steps a batch, so one step a try): sized by the pattern's
-// host time, each try held the GPU idle 15 ms before its 5 ms of work; sized by the baseline's
-// (microseconds), the hold is its 0.25 ms minimum. The gap between the first two tries' steps is
-// the first try: its hold, then its work.
+// and, in the pattern, a wait for it; a try queues one step, as for any step of a millisecond or
+// more. Sized by the pattern's host time, each try held the GPU idle 15 ms before its 5 ms of
+// work; sized by the baseline's (microseconds), the hold is its 0.25 ms minimum. The gap between
+// the first two tries' steps is the first try: its hold, then its work.
 TEST(GpuOps, APairedProbeHoldsTheGpuForTheBaselinesQueueingNotThePatternsWait) {
   SKIP_WITHOUT_GPU();
   Stream stream;
@@ -256,9 +256,9 @@ TEST(GpuOps, APairedProbeHoldsTheGpuForTheBaselinesQueueingNotThePatternsWait) {
 
 // An unpaired benchmark's probed work comes with no expected host time (its pattern's includes
 // its waits), so the probe's first spin is the 0.25 ms minimum. Here the host spins 300 us in
-// each probed step before it queues a 50 us kernel: four steps a try take 1.2 ms to queue, the
-// first try does not count, and the next spins are sized by it. A probe that kept its first spin
-// reported no gpu_busy_us; one sized by the pattern's host time held the GPU far longer.
+// each probed step before it queues a 50 us kernel: a try's 17 or so steps take 5 ms to queue, the
+// first try does not count, and the next spins are sized by it. A probe that kept its first spin,
+// or sized it by the pattern's host time (3 ms here), reported no gpu_busy_us.
 TEST(GpuOps, AnUnpairedProbeSizesItsSpinByTheHostsFirstTry) {
   SKIP_WITHOUT_GPU();
   Stream stream;
@@ -281,11 +281,11 @@ TEST(GpuOps, AnUnpairedProbeSizesItsSpinByTheHostsFirstTry) {
         },
         config);
   });
-  const std::int64_t steps = probe_steps(stats.batch);
+  const std::int64_t steps = probe_steps(stats.step);
   std::printf("batch %lld, %lld steps a try, %d probed steps, gpu_busy %.1f us\n",
               static_cast<long long>(stats.batch), static_cast<long long>(steps), probed,
               stats.gpu_busy * 1e6);
-  ASSERT_GE(steps, 2) << "a 50 us step's batch is about 18 steps";
+  ASSERT_GE(steps, 2) << "a 50 us step takes about 17 a try";
   EXPECT_GE(probed, 3 * steps) << "the first try, queued in over half its spin, counted";
   EXPECT_LE(probed, ProbeTries::kMostTries * steps);
   EXPECT_NEAR(stats.gpu_busy, 50e-6, 5e-6) << "the probe counts the kernels back to back";

@@ -65,14 +65,18 @@ TEST(PeriodEnds, CountFromTheFirstTimedStep) {
   EXPECT_TRUE(PeriodEnds(config)(10));  // every step
 }
 
-// The GPU-busy probe queues a quarter of a batch, 1 to 16 steps: one 21.6 ms fp32 n=8192 GEMM
-// where it ran four, twice, and 13 of SmallGemm's 55-step batches where it ran 55.
-TEST(BusyProbe, QueuesAQuarterOfABatchUpTo16Steps) {
-  EXPECT_EQ(probe_steps(1), 1);
-  EXPECT_EQ(probe_steps(4), 1);  // the minimum batch: a millisecond step or longer
-  EXPECT_EQ(probe_steps(55), 13);
-  EXPECT_EQ(probe_steps(64), 16);
-  EXPECT_EQ(probe_steps(4096), 16);
+// The GPU-busy probe queues about a millisecond of the work a try, 1 to 64 steps: one 21.6 ms
+// fp32 n=8192 GEMM where it ran a batch's minimum of four, and 64 short steps as before, since a
+// try's fixed cost of a few microseconds inflates the figure of a try of few short steps.
+TEST(BusyProbe, QueuesAboutAMillisecondOfWorkATry) {
+  EXPECT_EQ(probe_steps(21.6e-3), 1);
+  EXPECT_EQ(probe_steps(1.5e-3), 1);
+  EXPECT_EQ(probe_steps(0.2e-3), 5);
+  EXPECT_EQ(probe_steps(60e-6), 17);
+  EXPECT_EQ(probe_steps(12e-6), 64);  // SmallGemm's baseline
+  EXPECT_EQ(probe_steps(1.5e-9), 64);
+  EXPECT_EQ(probe_steps(0.0), 64) << "no estimate: the most";
+  EXPECT_EQ(probe_steps(std::nan("")), 64);
 }
 
 // Two tries that count, the faster kept; the spin is three times the expected queueing, within
