@@ -211,6 +211,22 @@ TEST(GpuOps, AHiccupInOneSizingProbeDoesNotShrinkTheBatches) {
   EXPECT_GT(stats.batch, 16) << "sized by the slowed probe";
 }
 
+// A benchmark whose step is the op and a wait for it, run under `config` as sync_bench runs one.
+StepStats run_op_then_wait(const std::string& name, const Op& op, cudaStream_t stream,
+                           const LoopConfig& config) {
+  StepStats stats;
+  run_as_benchmark(name, [&](benchmark::State& state) {
+    stats = run_timed_steps(
+        state, stream,
+        [&](std::int64_t i) {
+          op.enqueue(i);
+          CUDA_CHECK(cudaStreamSynchronize(stream));
+        },
+        config);
+  });
+  return stats;
+}
+
 // The GPU-busy probe of a paired benchmark holds the GPU for as long as the host takes to queue
 // the baseline's work, not the pattern's step with its wait. Here a step is a 5 ms spin kernel
 // and, in the pattern, a wait for it; a try queues one step, as for any step of a millisecond or
@@ -232,16 +248,7 @@ TEST(GpuOps, APairedProbeHoldsTheGpuForTheBaselinesQueueingNotThePatternsWait) {
       probed.push_back(std::chrono::steady_clock::now());
     op.enqueue(i);
   };
-  StepStats stats;
-  run_as_benchmark("PairedProbe", [&](benchmark::State& state) {
-    stats = run_timed_steps(
-        state, stream.get(),
-        [&](std::int64_t i) {
-          op.enqueue(i);
-          CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-        },
-        config);
-  });
+  const StepStats stats = run_op_then_wait("PairedProbe", op, stream.get(), config);
   ASSERT_EQ(stats.batch, 4) << "a 5 ms step takes the minimum batch";
   // Two tries of one step; up to four where a slow stretch of the host made a try not count.
   ASSERT_GE(probed.size(), 2u) << "two tries of one step each";
@@ -271,16 +278,7 @@ TEST(GpuOps, AnUnpairedProbeSizesItsSpinByTheHostsFirstTry) {
     slow_host.pay();
     op.enqueue(i);
   };
-  StepStats stats;
-  run_as_benchmark("UnpairedProbe", [&](benchmark::State& state) {
-    stats = run_timed_steps(
-        state, stream.get(),
-        [&](std::int64_t i) {
-          op.enqueue(i);
-          CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-        },
-        config);
-  });
+  const StepStats stats = run_op_then_wait("UnpairedProbe", op, stream.get(), config);
   const std::int64_t steps = probe_steps(stats.step);
   std::printf("batch %lld, %lld steps a try, %d probed steps, gpu_busy %.1f us\n",
               static_cast<long long>(stats.batch), static_cast<long long>(steps), probed,
