@@ -178,9 +178,24 @@ TEST(GpuPatterns, PatternsArePairedWithAsyncAndSayWhatBoundsThem) {
   // On an 8192 GEMM the sync is a few us in over a millisecond. Paired, the overhead measured
   // 0.5-4.1% of the step over four H100 machines (the clock after each sync's idle gap differs
   // from machine to machine); measured one batch after the other it was +11%, the power cap's
-  // drift, which this bound is here to catch.
+  // drift, which this bound is here to catch. That drift is the machine's, in every process. The
+  // host's turnaround after the wait is the process's: at most 4.65% of the step in 299 committed
+  // H200 process rows, but 6.78% once in 171 H100 ones, where the baseline's host time ran 65 us
+  // against its usual 10-12 (results/h100/acceptance4/call3, biggemm.json). So a process over the
+  // bound is run again, up to 3 runs.
   const std::string big = "BigGemm/DeviceSync/bf16/cublas/n:8192";
-  EXPECT_LT(std::abs(at(r, big, "overhead_us")), 0.06 * r.at(big).at("real_time").get<double>());
+  const auto drifts = [&big](const Rows& run) -> std::string {
+    const auto it = run.find(big);
+    if (it == run.end()) return "no " + big + " row";
+    const double overhead = it->second.value("overhead_us", 1e9);
+    const double step = it->second.value("real_time", 0.0);
+    if (std::abs(overhead) < 0.06 * step) return "";
+    return big + " " + std::to_string(overhead) + " us on a " + std::to_string(step) + " us step";
+  };
+  EXPECT_EQ(
+      broken_in_every_run(
+          r, "--benchmark_filter='^BigGemm/DeviceSync/bf16/cublas/n:8192/manual_time$'", 2, drifts),
+      "");
 }
 
 TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
