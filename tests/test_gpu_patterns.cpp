@@ -237,7 +237,7 @@ TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
 // a third, against LaggedRead's +14.5 to +16.6, and 12.7 to 60.0 us more than LaggedRead over 8
 // on a fourth (results/h200/confirm_4693f2bb/). So both rows get a known 200 us host spin before
 // each step (--sync_inject): the plain read's GPU idles through it, the lagged read's runs the GEMM
-// queued before it. In those 8 processes with the spin, the plain read cost 219.5 to 237.3 us more
+// queued before it. In 8 more processes with the spin, the plain read cost 219.5 to 237.3 us more
 // than the lagged read, which stayed at +10.1 to +14.1 us (+11.6 to +14.1 without the spin); the
 // test asks for half the spin and 2% of the step. Not judged on SpinKernel: there the host's work
 // after a wait is one launch, and the copy's cost (+8.5 to +11.0 us after a 1 ms spin) is most of
