@@ -244,10 +244,11 @@ TEST(GpuPatterns, SpinKernelHoldsTheGpuForItsLengthAndItsReadsWaitForIt) {
 // what the plain read costs (+12.4 to +30.6 us).
 TEST(GpuPatterns, LaggedReadHidesTheHostsTurnaroundBehindAGemm) {
   SKIP_WITHOUT_GPU();
-  constexpr double spin_us = 200.0;
+  constexpr int spin_us = 200;
   const std::string args =
       "--benchmark_filter='^BigGemm/(ScalarRead/pinned|LaggedRead)/bf16/cublas/n:8192/' "
-      "--sync_inject=host:200us";
+      "--sync_inject=host:" +
+      std::to_string(spin_us) + "us";
   const auto first = iteration_rows(run_sync_bench_json(args));
   // A read of the wrong step is an error row: with three slots, a read that did not wait for its
   // copy finds the GEMM output of three steps before, of the other sign.
