@@ -77,6 +77,15 @@ if [ -n "$sources" ]; then
   [ "$(echo "$sources" | wc -l)" -le 1 ] ||
     info sources "the calls ran different builds: judge one build at a time"
 fi
+# The tree each call ran (scripts/source_hash.sh --tree: the source, and the tests, scripts and
+# summarizer beside it): one source's test.sh runs can have run different tests. Calls from before
+# the tree fingerprint have no such line.
+trees="$(lines '^tree: ' | sed -E 's/^[^:]*: tree: //' | sort | uniq -c | sed -E 's/^ +//')"
+if [ -n "$trees" ]; then
+  info trees "$(echo "$trees" | paste -sd ';' -) (calls by tree fingerprint)"
+  [ "$(echo "$trees" | wc -l)" -le 1 ] ||
+    info trees "the calls ran different tests or scripts: test.sh's runs below are of more than one"
+fi
 
 # --- test.sh and test_fidelity: every run passed, and enough of them.
 # count_runs PATTERN PASSED_REGEX NEED NAME WHAT

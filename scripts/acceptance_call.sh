@@ -236,6 +236,9 @@ note "gpu: $(nvidia-smi -L 2>&1 | head -1)"
 # The copy here has no .git: the source fingerprint names the build (scripts/source_hash.sh REV).
 note "source: $(SOURCE_ROOT="$src" "$src/scripts/source_hash.sh" 2>/dev/null ||
   echo "unknown (scripts/source_hash.sh failed)")"
+# The tests and scripts are outside it: the tree fingerprint names what test.sh ran.
+note "tree: $(SOURCE_ROOT="$src" "$src/scripts/source_hash.sh" --tree 2>/dev/null ||
+  echo "unknown (scripts/source_hash.sh --tree failed)")"
 for part in "${parts[@]}"; do
   need=$(estimate "$part")
   [ "$part" != test ] && ! built && need=$((need + $(estimate build)))

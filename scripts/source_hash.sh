@@ -6,6 +6,9 @@
 #
 #   scripts/source_hash.sh          the working tree
 #   scripts/source_hash.sh REV      the files of commit REV (git archive)
+#   --tree                          the tree fingerprint instead: the same digest over everything
+#                                   scripts/test.sh builds and runs (summary/, tests/ and scripts/
+#                                   too), so that runs of one source with other tests differ in it
 #
 # Both skip symbolic links and dot-files, as write_version.cmake does. SOURCE_ROOT: the tree to read
 # (default: this script's repository). Exit status: 0; 1 a file could not be read (nothing is
@@ -17,11 +20,20 @@ bad() {
   echo "source_hash.sh: $*" >&2
   exit 2
 }
-case "${1:-}" in -h | --help) usage; exit 0 ;; -*) bad "unknown option '$1'" ;; esac
+paths=(CMakeLists.txt cmake common bench)
+args=()
+for a in "$@"; do
+  case "$a" in
+    -h | --help) usage; exit 0 ;;
+    --tree) paths+=(summary tests scripts) ;;
+    -*) bad "unknown option '$a'" ;;
+    *) args+=("$a") ;;
+  esac
+done
+set -- ${args[@]+"${args[@]}"}
 [ $# -le 1 ] || bad "one REV at most"
 root="${SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 [ -d "$root" ] || bad "no such folder: $root"
-paths=(CMakeLists.txt cmake common bench)
 
 digest() {  # digest DIR: the "SHA256  PATH" lines of write_version.cmake, in byte order, hashed
   local listing

@@ -212,6 +212,18 @@ sed -i 's/^source: .*/source: fedcba9876543210/' "$work/c3/summary.txt"
 judge two_builds 0 '^info  sources +2 0123456789abcdef;1 fedcba9876543210 ' \
   '^info  sources +the calls ran different builds: judge one build at a time$' -- "${good[@]}"
 sed -i '/^source: /d' "$work/c1/summary.txt" "$work/c2/summary.txt" "$work/c3/summary.txt"
+# The tree each call ran (the tests and scripts beside the source): likewise.
+grep -q '^info  trees' <<<"$("$repo/scripts/acceptance.sh" "${good[@]}" 2>&1)" &&
+  fail "no_trees: an 'info  trees' line, where no call has a tree: line"
+for c in c1 c2 c3; do echo "tree: 00112233445566aa" >>"$work/$c/summary.txt"; done
+judge one_tree 0 '^info  trees +3 00112233445566aa \(calls by tree fingerprint\)$' \
+  '^Result: 7 of 7 criteria met' -- "${good[@]}"
+grep -q 'different tests or scripts' <<<"$("$repo/scripts/acceptance.sh" "${good[@]}" 2>&1)" &&
+  fail "one_tree: says the calls ran different tests, where all ran one tree"
+sed -i 's/^tree: .*/tree: 00112233445566bb/' "$work/c2/summary.txt"
+judge two_trees 0 '^info  trees +2 00112233445566aa;1 00112233445566bb ' \
+  '^info  trees +the calls ran different tests or scripts: ' -- "${good[@]}"
+sed -i '/^tree: /d' "$work/c1/summary.txt" "$work/c2/summary.txt" "$work/c3/summary.txt"
 # The processes each call's gate runs merged, from its clean run: likewise.
 grep -q '^info  gate runs' <<<"$("$repo/scripts/acceptance.sh" "${good[@]}" 2>&1)" &&
   fail "no_counts: an 'info  gate runs' line, where no clean run has repetitions"
@@ -349,6 +361,8 @@ done
 [ -s "$work/o/logs.tar.gz" ] || fail "call skipped: no logs.tar.gz"
 grep -qxF "source: $(SOURCE_ROOT="$repo" "$root/scripts/source_hash.sh")" "$work/o/summary.txt" ||
   fail "call skipped: no source: line of the tree's fingerprint: $(cat "$work/o/summary.txt")"
+grep -qxF "tree: $(SOURCE_ROOT="$repo" "$root/scripts/source_hash.sh" --tree)" "$work/o/summary.txt" ||
+  fail "call skipped: no tree: line of the tree fingerprint: $(cat "$work/o/summary.txt")"
 [ "$(find "$work/o" -type f | wc -l)" -le 8 ] || fail "call skipped: more than 8 files in OUT"
 judge call_skipped 1 '^FAIL  test\.sh +not run' '^info  skipped .*o: test,.*o: fidelity' -- "$work/o"
 # The gate at the default 20 processes a run does not start in 420 s: its estimate is 20 s a

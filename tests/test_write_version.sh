@@ -131,4 +131,29 @@ docs_hash="$(hash_of "$work/docs_only" HEAD 2>/dev/null)"
 same a_commit_without_cmakelists_exits_2 "$?" 2
 same a_commit_without_cmakelists_prints_nothing "${docs_hash:-nothing}" nothing
 
+# The tree fingerprint (--tree): the same digest over the tests, scripts and summarizer too, so a
+# test changes it and leaves the source; a tree's and its commit's agree; docs leave both.
+git -C "$built" -c user.name=t -c user.email=t@t commit -q -a -m second
+tree_first="$(hash_of "$built" --tree HEAD)"
+same tree_hash_of_the_commit_is_the_trees "$(hash_of "$built" --tree)" "$tree_first"
+same tree_hash_has_16_digits "${#tree_first}" 16
+mkdir -p "$built"/{tests,scripts,summary}
+echo 'TEST(a, b) {}' >"$built/tests/test_a.cpp"
+source_before="$(hash_of "$built")"
+tree_before="$(hash_of "$built" --tree)"
+differ a_test_changes_the_tree_hash "$tree_before" "$tree_first"
+echo 'echo hi' >"$built/scripts/run.sh"
+differ a_script_changes_the_tree_hash "$(hash_of "$built" --tree)" "$tree_before"
+tree_before="$(hash_of "$built" --tree)"
+echo 'int main() {}' >"$built/summary/main.cpp"
+differ the_summarizer_changes_the_tree_hash "$(hash_of "$built" --tree)" "$tree_before"
+same tests_and_scripts_leave_the_source "$(hash_of "$built")" "$source_before"
+tree_before="$(hash_of "$built" --tree)"
+echo 'even more words' >>"$built/docs/notes.md"
+same docs_leave_the_tree_hash "$(hash_of "$built" --tree)" "$tree_before"
+differ the_tree_hash_is_not_the_source "$(hash_of "$built" --tree)" "$(hash_of "$built")"
+same the_flag_after_the_rev "$(hash_of "$built" HEAD --tree)" "$tree_first"
+hash_of "$built" --trees >/dev/null 2>&1
+same an_unknown_option_exits_2 "$?" 2
+
 [ $failures -eq 0 ] || exit 1
