@@ -69,23 +69,22 @@ gpus="$(lines '^gpu: ' | sed -E 's/^[^:]*: gpu: //' | sort | uniq -c | sed -E 's
 info gpus "$(echo "$gpus" | sed -E 's/\(UUID: (GPU-[0-9a-f]{8})[^)]*\)/\1/' | paste -sd ';' -)"
 [ "$(echo "$gpus" | sed -E 's/.*: (.*) \(UUID.*/\1/' | sort -u | wc -l)" -le 1 ] ||
   info gpus "the calls ran on different GPU models: judge one model at a time"
+# by_fingerprint KEY NAME WHAT DIFFERENT: the calls counted by their "KEY: " line, and DIFFERENT
+# where they ran more than one; no line where no call has one (calls from before it was written).
+by_fingerprint() {
+  local counts
+  counts="$(lines "^$1: " | sed -E "s/^[^:]*: $1: //" | sort | uniq -c | sed -E 's/^ +//')"
+  [ -n "$counts" ] || return 0
+  info "$2" "$(echo "$counts" | paste -sd ';' -) (calls by $3)"
+  [ "$(echo "$counts" | wc -l)" -le 1 ] || info "$2" "$4"
+}
 # The build each call ran (its source fingerprint, scripts/source_hash.sh): the list is met by one
-# build. Calls from before the fingerprint have no such line.
-sources="$(lines '^source: ' | sed -E 's/^[^:]*: source: //' | sort | uniq -c | sed -E 's/^ +//')"
-if [ -n "$sources" ]; then
-  info sources "$(echo "$sources" | paste -sd ';' -) (calls by source fingerprint)"
-  [ "$(echo "$sources" | wc -l)" -le 1 ] ||
-    info sources "the calls ran different builds: judge one build at a time"
-fi
-# The tree each call ran (scripts/source_hash.sh --tree: the source, and the tests, scripts and
-# summarizer beside it): one source's test.sh runs can have run different tests. Calls from before
-# the tree fingerprint have no such line.
-trees="$(lines '^tree: ' | sed -E 's/^[^:]*: tree: //' | sort | uniq -c | sed -E 's/^ +//')"
-if [ -n "$trees" ]; then
-  info trees "$(echo "$trees" | paste -sd ';' -) (calls by tree fingerprint)"
-  [ "$(echo "$trees" | wc -l)" -le 1 ] ||
-    info trees "the calls ran different tests or scripts: test.sh's runs below are of more than one"
-fi
+# build. The tree beside it (source_hash.sh --tree) adds the tests, scripts and summarizer: one
+# source's test.sh runs can have run different tests.
+by_fingerprint source sources "source fingerprint" \
+  "the calls ran different builds: judge one build at a time"
+by_fingerprint tree trees "tree fingerprint" \
+  "the calls ran different tests or scripts: test.sh's runs below are of more than one tree"
 
 # --- test.sh and test_fidelity: every run passed, and enough of them.
 # count_runs PATTERN PASSED_REGEX NEED NAME WHAT

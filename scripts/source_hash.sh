@@ -21,15 +21,17 @@ bad() {
   exit 2
 }
 paths=(CMakeLists.txt cmake common bench)
+tree_paths=()
 args=()
 for a in "$@"; do
   case "$a" in
     -h | --help) usage; exit 0 ;;
-    --tree) paths+=(summary tests scripts) ;;
+    --tree) tree_paths=(summary tests scripts) ;;
     -*) bad "unknown option '$a'" ;;
     *) args+=("$a") ;;
   esac
 done
+paths+=(${tree_paths[@]+"${tree_paths[@]}"})
 set -- ${args[@]+"${args[@]}"}
 [ $# -le 1 ] || bad "one REV at most"
 root="${SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"

@@ -153,6 +153,7 @@ echo 'even more words' >>"$built/docs/notes.md"
 same docs_leave_the_tree_hash "$(hash_of "$built" --tree)" "$tree_before"
 differ the_tree_hash_is_not_the_source "$(hash_of "$built" --tree)" "$(hash_of "$built")"
 same the_flag_after_the_rev "$(hash_of "$built" HEAD --tree)" "$tree_first"
+same the_flag_twice_is_the_flag "$(hash_of "$built" --tree --tree HEAD)" "$tree_first"
 hash_of "$built" --trees >/dev/null 2>&1
 same an_unknown_option_exits_2 "$?" 2
 
